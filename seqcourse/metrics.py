@@ -1,0 +1,32 @@
+"""BLEU, reported two ways.
+
+- ``bleu``: sacreBLEU on detokenised text, with its signature: the number to compare with papers.
+- ``tokenized_bleu``: corpus BLEU-4 over lowercased tokens (sacreBLEU with ``tokenize='none'``),
+  what ``torchtext.data.metrics.bleu_score`` computed in the widely used Multi30k notebooks, so
+  that our numbers compare with theirs.
+Neither downloads anything.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+
+def bleu(hypotheses: Sequence[str], references: Sequence[str]) -> tuple[float, str]:
+    """sacreBLEU (default 13a tokenisation, cased) of detokenised sentences. Returns
+    ``(score, signature)``."""
+    from sacrebleu.metrics import BLEU
+
+    metric = BLEU()
+    score = metric.corpus_score(list(hypotheses), [list(references)])
+    return score.score, str(metric.get_signature())
+
+
+def tokenized_bleu(hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[str]]) -> float:
+    """Classic corpus BLEU-4 of token lists, lowercased, one reference per sentence."""
+    from sacrebleu.metrics import BLEU
+
+    def join(sents):
+        return [" ".join(t.lower() for t in s) for s in sents]
+
+    return BLEU(tokenize="none", force=True).corpus_score(join(hypotheses), [join(references)]).score

@@ -1,0 +1,128 @@
+"""Device and seeding helpers, and one training loop for every notebook.
+
+A notebook supplies ``loss_fn(model, batch) -> (mean_loss, n_tokens)``: the mean loss over the
+batch's counted (non-pad) tokens and how many there were. The loop handles devices, progress
+bars, gradient clipping, mixed precision on CUDA and the history used for the plots.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from contextlib import nullcontext
+
+import torch
+from tqdm.auto import tqdm
+
+SMOKE = os.environ.get("SEQCOURSE_SMOKE", "") not in ("", "0")
+"""True when $SEQCOURSE_SMOKE is set: notebooks shrink data and epochs (CI runs them top to bottom)."""
+
+
+def get_device(prefer: str | None = None) -> torch.device:
+    """``prefer`` if given, else CUDA when available, else the CPU."""
+    if prefer:
+        return torch.device(prefer)
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def seed_everything(seed: int) -> None:
+    """Seed Python, NumPy (if installed) and torch (CPU and CUDA)."""
+    random.seed(seed)
+    torch.manual_seed(seed)
+    try:
+        import numpy as np
+
+        np.random.seed(seed)
+    except ImportError:
+        pass
+
+
+def to_device(batch, device):
+    """Move a tensor, or nested tuples/lists of tensors, to ``device``."""
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device, non_blocking=True)
+    if isinstance(batch, (tuple, list)):
+        return type(batch)(to_device(b, device) for b in batch)
+    return batch
+
+
+def _autocast(device: torch.device, amp: bool):
+    if not (amp and device.type == "cuda"):
+        return nullcontext(), None
+    if torch.cuda.is_bf16_supported():
+        return torch.autocast("cuda", dtype=torch.bfloat16), None
+    return torch.autocast("cuda", dtype=torch.float16), torch.amp.GradScaler("cuda")
+
+
+@torch.no_grad()
+def evaluate(model, loss_fn, batches, device=None) -> float:
+    """Mean loss per counted token over ``batches`` (model in eval mode, no gradients)."""
+    device = device or next(model.parameters()).device
+    model.eval()
+    total, count = 0.0, 0
+    for batch in batches:
+        loss, n = loss_fn(model, to_device(batch, device))
+        total += float(loss) * int(n)
+        count += int(n)
+    return total / max(count, 1)
+
+
+def perplexity(mean_loss: float) -> float:
+    """exp(mean cross-entropy per token, in nats)."""
+    return math.exp(mean_loss)
+
+
+def fit(model, loss_fn, train_batches, optimizer, epochs: int, val_batches=None, clip: float | None = 1.0,
+        device=None, amp: bool = True, scheduler=None, progress: bool = True) -> dict:
+    """Train ``model`` for ``epochs`` passes over ``train_batches``.
+
+    clip: max gradient norm (None: no clipping). amp: mixed precision on CUDA (bf16 where the GPU
+    supports it, else fp16 with loss scaling); ignored on the CPU. scheduler: stepped after every
+    optimiser step. Returns a history dict: per step ``step_loss``; per epoch ``train_loss``,
+    ``val_loss``, ``val_ppl``, ``seconds`` and ``tokens_per_s``.
+    """
+    device = device or next(model.parameters()).device
+    autocast, scaler = _autocast(torch.device(device), amp)
+    history = {k: [] for k in ("step_loss", "train_loss", "val_loss", "val_ppl", "seconds", "tokens_per_s")}
+    for epoch in range(1, epochs + 1):
+        model.train()
+        start, total, count = time.perf_counter(), 0.0, 0
+        bar = tqdm(train_batches, desc=f"epoch {epoch}/{epochs}", disable=not progress, leave=False)
+        for batch in bar:
+            with autocast:
+                loss, n = loss_fn(model, to_device(batch, device))
+            optimizer.zero_grad(set_to_none=True)
+            if scaler:
+                scaler.scale(loss).backward()
+                scaler.unscale_(optimizer)
+            else:
+                loss.backward()
+            if clip:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+            if scaler:
+                scaler.step(optimizer)
+                scaler.update()
+            else:
+                optimizer.step()
+            if scheduler:
+                scheduler.step()
+            step_loss = float(loss)
+            history["step_loss"].append(step_loss)
+            total += step_loss * int(n)
+            count += int(n)
+            bar.set_postfix(loss=f"{step_loss:.3f}")
+        seconds = time.perf_counter() - start
+        history["train_loss"].append(total / max(count, 1))
+        history["seconds"].append(seconds)
+        history["tokens_per_s"].append(count / seconds)
+        line = f"epoch {epoch}: train loss {history['train_loss'][-1]:.3f}"
+        if val_batches is not None:
+            val = evaluate(model, loss_fn, val_batches, device)
+            history["val_loss"].append(val)
+            history["val_ppl"].append(perplexity(val))
+            line += f", val loss {val:.3f}, val PPL {perplexity(val):.1f}"
+        if progress:
+            print(f"{line} ({seconds:.0f} s, {count / seconds:,.0f} tokens/s)")
+    return history

@@ -1,0 +1,133 @@
+"""Build the course: every master notebook in solutions/ -> student release in notebooks/ and a
+Gradescope autograder zip in dist/, then grade the reference solutions and the unsolved student
+notebooks with those zips, locally and without Docker (`otter run`).
+
+    python tools/course.py [--only NAME ...] [--no-grade]
+
+Exits non-zero if a build fails, a solution scores below 100 %, or an unsolved notebook earns any
+autograded point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = "seqcourse"
+
+
+@dataclass
+class Built:
+    name: str
+    student_dir: Path     # student release: notebook + public tests/
+    solution_nb: Path     # solutions notebook produced by Otter (all tests; never give out)
+    autograder_zip: Path  # Gradescope zip: hidden tests + the helper package
+
+
+def autograder_requirements() -> str:
+    """requirements.txt without the editable install of the helper package: the autograder zip
+    carries the package itself (``autograder_files``)."""
+    lines = (ROOT / "requirements.txt").read_text().splitlines()
+    return "\n".join(l for l in lines if l.strip() and not l.startswith(("#", "-e"))) + "\n"
+
+
+def assign(master: Path, dist: Path, release: Path) -> Built:
+    """Run Otter Assign on ``master`` in a staging folder (Otter only copies files from beside the
+    master), write ``dist/NAME/`` and ``dist/NAME-autograder.zip``, and replace ``release/NAME/``
+    with the student folder."""
+    name = master.stem
+    out = dist / name
+    with tempfile.TemporaryDirectory(prefix=f"assign-{name}-") as tmp:
+        stage = Path(tmp)
+        shutil.copy(master, stage / master.name)
+        shutil.copytree(ROOT / PACKAGE, stage / PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
+        (stage / "requirements.txt").write_text(autograder_requirements())
+        proc = subprocess.run([sys.executable, "-m", "otter", "assign", master.name, "out"],
+                              cwd=stage, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"otter assign failed for {master}:\n{proc.stdout}\n{proc.stderr}")
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(stage / "out", out, ignore=shutil.ignore_patterns("__pycache__"))
+    (zip_path,) = (out / "autograder").glob(f"{name}-autograder_*.zip")
+    final_zip = dist / f"{name}-autograder.zip"
+    shutil.move(zip_path, final_zip)
+    target = release / name
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(out / "student", target)
+    return Built(name, target, out / "autograder" / f"{name}.ipynb", final_zip)
+
+
+def grade(submission: Path, autograder_zip: Path) -> tuple[dict[str, tuple[float, float]], float]:
+    """Grade one submission with ``otter run``. Returns ({question: (score, possible)}, seconds)."""
+    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "otter", "run", "-a", str(autograder_zip), "-o", tmp,
+                               "--no-logo", str(submission)], capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        results = Path(tmp) / "results.json"
+        if not results.is_file():
+            raise RuntimeError(f"otter run wrote no results for {submission}:\n{proc.stdout}\n{proc.stderr}")
+        data = json.loads(results.read_text())
+    # the "Public Tests" summary entry has no score
+    scores = {t["name"]: (float(t["score"]), float(t["max_score"])) for t in data["tests"] if "score" in t}
+    return scores, seconds
+
+
+def check_build(built: Built) -> tuple[list[str], list[str]]:
+    """Grade the solution and the unsolved student notebook. Returns (table row, problems)."""
+    problems = []
+    sol, sol_s = grade(built.solution_nb, built.autograder_zip)
+    stu, stu_s = grade(built.student_dir / f"{built.name}.ipynb", built.autograder_zip)
+    for q, (score, possible) in sol.items():
+        if score < possible:
+            problems.append(f"{built.name}: solution scores {score:g}/{possible:g} on {q}")
+    for q, (score, _) in stu.items():
+        if score > 0:
+            problems.append(f"{built.name}: the unsolved notebook earns {score:g} on {q}")
+    if not sol:
+        problems.append(f"{built.name}: no autograded questions were graded")
+    total = sum(p for _, p in sol.values())
+    row = [built.name, f"{sum(s for s, _ in sol.values()):g} / {total:g}",
+           f"{sum(s for s, _ in stu.values()):g} / {total:g}", f"{sol_s:.1f} / {stu_s:.1f}"]
+    return row, problems
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", nargs="*", help="build only these notebooks (e.g. 01_rnn_lstm)")
+    parser.add_argument("--no-grade", action="store_true", help="build without grading")
+    args = parser.parse_args(argv)
+
+    masters = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+    if args.only:
+        masters = [m for m in masters if m.stem in args.only]
+    rows, problems = [], []
+    for master in masters:
+        start = time.perf_counter()
+        built = assign(master, ROOT / "dist", ROOT / "notebooks")
+        print(f"built {built.name} in {time.perf_counter() - start:.1f} s -> {built.student_dir.relative_to(ROOT)}, "
+              f"{built.autograder_zip.relative_to(ROOT)}", flush=True)
+        if not args.no_grade:
+            row, found = check_build(built)
+            rows.append(row)
+            problems += found
+    if rows:
+        header = ["notebook", "solution", "unsolved", "seconds per grading (solution / unsolved)"]
+        widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+        for r in [header] + rows:
+            print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+    for p in problems:
+        print("FAIL:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
