@@ -42,7 +42,7 @@ def plot_attention(weights, src_tokens, tgt_tokens, heads: int | None = None, ti
         if h >= n:
             ax.axis("off")
             continue
-        ax.imshow(w[h, :len(tgt_tokens), :len(src_tokens)], cmap="viridis", vmin=0, vmax=1)
+        ax.imshow(w[h, :len(tgt_tokens), :len(src_tokens)].numpy(), cmap="viridis", vmin=0, vmax=1)
         ax.set_xticks(range(len(src_tokens)), src_tokens, rotation=90)
         ax.set_yticks(range(len(tgt_tokens)), tgt_tokens)
         if n > 1:

@@ -108,7 +108,7 @@ def fit(model, loss_fn, train_batches, optimizer, epochs: int, val_batches=None,
                 optimizer.step()
             if scheduler:
                 scheduler.step()
-            step_loss = float(loss)
+            step_loss = float(loss.detach())
             history["step_loss"].append(step_loss)
             total += step_loss * int(n)
             count += int(n)

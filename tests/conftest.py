@@ -1,0 +1,70 @@
+"""Shared fixtures: the local Multi30k mirror, an HTTP server for it, and one build of the course."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+
+def _find_mirror() -> Path | None:
+    candidates = [os.environ.get("SEQCOURSE_TEST_MIRROR"), ROOT.parent / "shared/data/multi30k",
+                  "/work/shared/data/multi30k"]
+    for c in candidates:
+        if c and (Path(c) / "train.en.gz").is_file():
+            return Path(c)
+    return None
+
+
+@pytest.fixture(scope="session")
+def mirror_dir() -> Path:
+    """Folder holding the Multi30k .gz files (the course tests never reach the internet)."""
+    found = _find_mirror()
+    if found is None:
+        pytest.fail("no local Multi30k mirror: set SEQCOURSE_TEST_MIRROR to a folder with the .gz files "
+                    "(e.g. ../shared/data/multi30k)")
+    return found
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory: Path, handler=_QuietHandler):
+    """Serve ``directory`` on 127.0.0.1 (random port) in a thread. Returns (base URL, server)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", server
+
+
+@pytest.fixture(scope="session")
+def mirror_url(mirror_dir):
+    url, server = serve(mirror_dir)
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def multi30k_env(mirror_dir, tmp_path_factory):
+    """Environment for code that loads Multi30k: a fresh data folder, fed from the local mirror."""
+    return {"SEQCOURSE_DATA_DIR": str(tmp_path_factory.mktemp("data")),
+            "SEQCOURSE_DATA_MIRROR": str(mirror_dir)}
+
+
+@pytest.fixture(scope="session")
+def course_build(tmp_path_factory):
+    """Every master built once, into a temporary dist/ and release folder, with tools/course.py."""
+    import course
+
+    tmp = tmp_path_factory.mktemp("build")
+    masters = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+    return {m.stem: course.assign(m, tmp / "dist", tmp / "notebooks") for m in masters}

@@ -1,0 +1,109 @@
+"""In-process mutation testing of a master notebook's autograder tests.
+
+For one question, the graded code of the master (every code cell outside test blocks and not tagged
+``otter_ignore``, exactly what the autograder executes) is run in a fresh namespace with that question's
+solution cell changed, and the question's test file from the built autograder zip (public and hidden
+cases) is run against the result. Far cheaper than one full ``otter run`` per mutant.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import yaml
+from otter.test_files import OKTestFile
+
+
+@dataclass
+class Mutant:
+    """A bug students make: replace ``old`` (must occur exactly once in the solution cell) by ``new``.
+    ``message``: a fragment the failure output must contain (the hint that names the bug)."""
+
+    question: str
+    name: str
+    old: str
+    new: str
+    message: str = ""
+
+
+def _raw_marker(cell) -> str:
+    lines = cell.source.strip().splitlines()
+    return lines[0].strip() if lines else ""
+
+
+class MasterNotebook:
+    def __init__(self, master: Path, autograder_zip: Path):
+        self.nb = nbformat.read(master, as_version=4)
+        self.zip = autograder_zip
+        self.cells: list[tuple[str | None, bool, str]] = []  # (question, is solution cell, source)
+        question, block = None, None
+        for cell in self.nb.cells:
+            if cell.cell_type == "raw":
+                marker = _raw_marker(cell)
+                if marker == "# BEGIN QUESTION":
+                    question = yaml.safe_load(cell.source.split("\n", 1)[1])["name"]
+                elif marker == "# END QUESTION":
+                    question = None
+                elif marker.startswith("# BEGIN "):
+                    block = marker.split()[2]
+                elif marker.startswith("# END "):
+                    block = None
+                continue
+            if cell.cell_type != "code" or block == "TESTS" or "otter_ignore" in cell.metadata.get("tags", []):
+                continue
+            self.cells.append((question, block == "SOLUTION", cell.source))
+
+    def solution(self, question: str) -> str:
+        found = [src for q, sol, src in self.cells if q == question and sol]
+        assert len(found) == 1, f"{question}: expected one solution cell, found {len(found)}"
+        return found[0]
+
+    def namespace(self, question: str | None = None, source: str | None = None) -> dict:
+        """Execute the graded code, with ``question``'s solution cell replaced by ``source``."""
+        ns: dict = {"__name__": "__main__"}
+        with contextlib.redirect_stdout(io.StringIO()):
+            for q, sol, src in self.cells:
+                if sol and q == question and source is not None:
+                    src = source
+                exec(compile(src, f"<{q or 'cell'}>", "exec"), ns)
+        return ns
+
+    def test_file(self, question: str) -> OKTestFile:
+        with zipfile.ZipFile(self.zip) as z:
+            text = z.read(f"tests/{question}.py").decode()
+        spec: dict = {}
+        exec(text, spec)
+        return OKTestFile.from_spec(spec["test"], path=f"tests/{question}.py")
+
+    def run(self, question: str, source: str | None = None) -> OKTestFile:
+        test = self.test_file(question)
+        test.run(self.namespace(question, source))
+        return test
+
+    def mutate(self, mutant: Mutant) -> str:
+        src = self.solution(mutant.question)
+        count = src.count(mutant.old)
+        assert count == 1, f"mutant {mutant.name!r}: {mutant.old!r} occurs {count} times in the solution of {mutant.question}"
+        return src.replace(mutant.old, mutant.new)
+
+
+def failures(test: OKTestFile) -> str:
+    """All failure output of a test file (what a student would read), with ANSI codes stripped."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(r.message for r in test.test_case_results if not r.passed))
+
+
+def with_body(source: str, body: str) -> str:
+    """``source`` with the lines between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` replaced by ``body``
+    (given without indentation; indented like the markers)."""
+    lines = source.splitlines()
+    begin = next(i for i, l in enumerate(lines) if l.strip() == "# BEGIN SOLUTION")
+    end = next(i for i, l in enumerate(lines) if l.strip() == "# END SOLUTION")
+    indent = lines[begin][: len(lines[begin]) - len(lines[begin].lstrip())]
+    new = [indent + l if l else l for l in body.strip("\n").splitlines()]
+    return "\n".join(lines[:begin] + new + lines[end + 1:])

@@ -1,0 +1,166 @@
+"""Notebook 01: the autograder rejects the bugs students make and accepts other correct solutions.
+
+Each mutant is one realistic bug in one question's solution; the question's tests from the built
+autograder zip (public + hidden) must fail on it, and the failure output must carry the hint that
+names the bug. Each alternative is a correct solution written differently; it must pass every case.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mutation import MasterNotebook, Mutant, failures, with_body
+from conftest import ROOT
+
+NB = "01_rnn_lstm"
+
+M = Mutant
+MUTANTS = [
+    # q1: RNNCell
+    M("q1_rnn_cell", "sigmoid instead of tanh", "return torch.tanh(", "return torch.sigmoid(", "tanh"),
+    M("q1_rnn_cell", "ReLU instead of tanh", "return torch.tanh(", "return torch.relu(", "tanh"),
+    M("q1_rnn_cell", "pre-activation returned", "return torch.tanh(x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh)",
+      "return x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh", "(-1, 1)"),
+    M("q1_rnn_cell", "bias_hh missing", " + self.bias_hh)", ")", "bias"),
+    M("q1_rnn_cell", "bias_ih missing", " + self.bias_ih + h", " + h", "bias"),
+    M("q1_rnn_cell", "previous state ignored", "+ h @ self.weight_hh.T ", "", "previous hidden state"),
+    M("q1_rnn_cell", "W_hh not transposed", "h @ self.weight_hh.T", "h @ self.weight_hh", "wrong matrix"),
+    M("q1_rnn_cell", "W_ih not transposed", "x @ self.weight_ih.T", "x @ self.weight_ih", "shapes cannot be multiplied"),
+    # q2: RNN unrolled
+    M("q2_rnn", "hidden state not carried", "h = self.cell(x[:, t], h)",
+      "h = self.cell(x[:, t], x.new_zeros(B, self.hidden_size) if h0 is None else h0)", "carried"),
+    M("q2_rnn", "batch and time axes swapped", "B, T, _ = x.shape\n        h = x.new_zeros(B, self.hidden_size) if h0 is None else h0\n        outputs = []\n        for t in range(T):\n            h = self.cell(x[:, t], h)",
+      "T, B, _ = x.shape\n        h = x.new_zeros(B, self.hidden_size) if h0 is None else h0\n        outputs = []\n        for t in range(T):\n            h = self.cell(x[t], h)", ""),
+    M("q2_rnn", "stacked along dim 0", "torch.stack(outputs, dim=1)", "torch.stack(outputs, dim=0)", "dim=1"),
+    M("q2_rnn", "h0 ignored", "h = x.new_zeros(B, self.hidden_size) if h0 is None else h0", "h = x.new_zeros(B, self.hidden_size)", "h0"),
+    M("q2_rnn", "first state returned as h_T", "return torch.stack(outputs, dim=1), h", "return torch.stack(outputs, dim=1), outputs[0]", "h_T"),
+    M("q2_rnn", "first input fed at every step", "self.cell(x[:, t], h)", "self.cell(x[:, 0], h)", "ignored"),
+    # q3: LSTMCell
+    M("q3_lstm_cell", "forget gate with the wrong sign", "torch.sigmoid(f) * c", "(1 - torch.sigmoid(f)) * c", "(1 - f)"),
+    M("q3_lstm_cell", "forget gate missing", "torch.sigmoid(f) * c", "c", "c' = f * c"),
+    M("q3_lstm_cell", "forget gate without its bias", "torch.sigmoid(f) * c",
+      "torch.sigmoid(f - (self.bias_ih + self.bias_hh)[self.hidden_size:2 * self.hidden_size]) * c", "bias"),
+    M("q3_lstm_cell", "bias_hh missing", " + self.bias_hh  # (B, 4H)", "  # (B, 4H)", "bias"),
+    M("q3_lstm_cell", "tanh and sigmoid swapped", "torch.sigmoid(i) * torch.tanh(g)", "torch.tanh(i) * torch.sigmoid(g)", "sigmoid for i, f, o and tanh for g"),
+    M("q3_lstm_cell", "gate order i, f, o, g", "i, f, g, o = gates.chunk", "i, f, o, g = gates.chunk", "gate order"),
+    M("q3_lstm_cell", "no tanh on the cell state", "torch.sigmoid(o) * torch.tanh(c_next)", "torch.sigmoid(o) * c_next", "h' = o * tanh(c')"),
+    M("q3_lstm_cell", "h from the old cell state", "torch.tanh(c_next)", "torch.tanh(c)", "new cell state"),
+    M("q3_lstm_cell", "output gate pre-activation", "torch.sigmoid(o) * torch.tanh(c_next)", "o * torch.tanh(c_next)", "h' = o * tanh(c')"),
+    M("q3_lstm_cell", "chunked along the batch axis", "gates.chunk(4, dim=1)", "gates.chunk(4, dim=0)", ""),
+    M("q3_lstm_cell", "returns (c, h)", "return h_next, c_next", "return c_next, h_next", "differs"),
+    # q4: LSTM unrolled
+    M("q4_lstm", "cell state not carried", "state = self.cell(x[:, t], state)",
+      "state = self.cell(x[:, t], (state[0], torch.zeros_like(state[1])))", "carried"),
+    M("q4_lstm", "hidden state not carried", "state = self.cell(x[:, t], state)",
+      "state = self.cell(x[:, t], (torch.zeros_like(state[0]), state[1]))", "carried"),
+    M("q4_lstm", "outputs hold c", "outputs.append(state[0])", "outputs.append(state[1])", "outputs hold h, not c"),
+    M("q4_lstm", "final state reversed", "return torch.stack(outputs, dim=1), state ", "return torch.stack(outputs, dim=1), state[::-1] ", "h_T"),
+    M("q4_lstm", "given state ignored", "if state is None:", "if True:", "given"),
+    M("q4_lstm", "batch and time axes swapped", "self.cell(x[:, t], state)", "self.cell(x[t], state)", ""),
+    M("q4_lstm", "stacked along dim 0", "torch.stack(outputs, dim=1)", "torch.stack(outputs, dim=0)", "dim=1"),
+    # q5: gradient to the first input
+    M("q5_early_grad", "gradient at the last input", "x.grad[:, 0]", "x.grad[:, -1]", "FIRST"),
+    M("q5_early_grad", "backward from all outputs", "outputs[:, -1].sum()", "outputs.sum()", "h_T summed"),
+    M("q5_early_grad", "first hidden state instead of the last", "outputs[:, -1].sum()", "outputs[:, 0].sum()", "h_T summed"),
+    M("q5_early_grad", "norm over all steps", "x.grad[:, 0].norm()", "x.grad.norm()", "FIRST"),
+    M("q5_early_grad", "caller's tensor used in place", "x = x.detach().clone().requires_grad_(True)", "x.requires_grad_(True)", "caller's x"),
+    M("q5_early_grad", "tensor returned, not float", ".norm().item()", ".norm()", "Python float"),
+    # q6: language model
+    M("q6_lm", "softmax on the logits", "return self.out(outputs), state", "return torch.softmax(self.out(outputs), -1), state", "probabilities"),
+    M("q6_lm", "last step only", "return self.out(outputs), state", "return self.out(outputs[:, -1]), state", "every step"),
+    M("q6_lm", "state not passed on", "self.lstm(self.embedding(tokens), state)", "self.lstm(self.embedding(tokens))", "pass `state`"),
+    M("q6_lm", "input state returned", "outputs, state = self.lstm", "outputs, _ = self.lstm", ""),
+    M("q6_lm", "embedding skipped", "self.lstm(self.embedding(tokens), state)", "self.lstm(torch.nn.functional.one_hot(tokens, self.embedding.num_embeddings)[..., :self.embedding.embedding_dim].float(), state)", "embedding"),
+    # q7: language-model loss
+    M("q7_lm_loss", "targets not shifted", "inputs, targets = ids[:, :-1], ids[:, 1:]", "inputs, targets = ids, ids", "ids[:, :-1]"),
+    M("q7_lm_loss", "shifted the wrong way", "inputs, targets = ids[:, :-1], ids[:, 1:]", "inputs, targets = ids[:, 1:], ids[:, :-1]", "shifted the other way"),
+    M("q7_lm_loss", "padding counted in the loss", ", ignore_index=pad_id)", ")", "ignore <pad>"),
+    M("q7_lm_loss", "padding counted in n_tokens", "int((targets != pad_id).sum())", "targets.numel()", "not <pad>"),
+    M("q7_lm_loss", "mean of per-sentence means",
+      "loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1), ignore_index=pad_id)",
+      "loss = (F.cross_entropy(logits.transpose(1, 2), targets, ignore_index=pad_id, reduction='none').sum(1) / (targets != pad_id).sum(1)).mean()", "expected"),
+    M("q7_lm_loss", "logits flattened time-major", "logits.reshape(-1, logits.size(-1))", "logits.transpose(0, 1).reshape(-1, logits.size(-1))", "expected"),
+    M("q7_lm_loss", "loss detached with item()", "return loss, int(", "return loss.item(), int(", "0-dim tensor"),
+]
+
+ALTERNATIVES = {
+    "q1_rnn_cell": """
+return torch.tanh(F.linear(x, self.weight_ih, self.bias_ih) + F.linear(h, self.weight_hh, self.bias_hh))
+""",
+    "q2_rnn": """
+h = torch.zeros(x.size(0), self.hidden_size, dtype=x.dtype) if h0 is None else h0
+states = []
+for x_t in x.unbind(dim=1):
+    h = self.cell(x_t, h)
+    states.append(h.unsqueeze(1))
+return torch.cat(states, dim=1), states[-1].squeeze(1)
+""",
+    "q3_lstm_cell": """
+H = self.hidden_size
+w = torch.cat([self.weight_ih, self.weight_hh], dim=1)        # (4H, I + H)
+z = torch.addmm(self.bias_ih + self.bias_hh, torch.cat([x, h], dim=1), w.t())
+input_gate, forget_gate, output_gate = (torch.sigmoid(z[:, k * H:(k + 1) * H]) for k in (0, 1, 3))
+candidate = torch.tanh(z[:, 2 * H:3 * H])
+new_c = torch.addcmul(forget_gate * c, input_gate, candidate)
+return output_gate * new_c.tanh(), new_c
+""",
+    "q4_lstm": """
+B, T = x.shape[:2]
+h, c = state if state is not None else (torch.zeros(B, self.hidden_size), torch.zeros(B, self.hidden_size))
+out = torch.empty(B, T, self.hidden_size)
+for t in range(T):
+    h, c = self.cell(x[:, t, :], (h, c))
+    out[:, t] = h
+return out, (h, c)
+""",
+    "q5_early_grad": """
+x_copy = x.detach().requires_grad_()
+h_last = layer(x_copy)[0][:, -1, :]
+(g,) = torch.autograd.grad(h_last.sum(), [x_copy])
+return float(torch.linalg.vector_norm(g[:, 0, :]))
+""",
+    "q6_lm": """
+emb = self.embedding(tokens)
+hs, (h, c) = self.lstm(emb, state)
+return F.linear(hs, self.out.weight, self.out.bias), (h, c)
+""",
+    "q7_lm_loss": """
+logits, _ = model(ids[:, :-1])
+target = ids[:, 1:]
+logp = torch.log_softmax(logits, dim=-1).gather(-1, target.unsqueeze(-1)).squeeze(-1)  # (B, T-1)
+keep = target.ne(pad_id)
+return -(logp * keep).sum() / keep.sum(), keep.sum().item()
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def master(course_build):
+    return MasterNotebook(ROOT / "solutions" / f"{NB}.ipynb", course_build[NB].autograder_zip)
+
+
+def test_every_autograded_question_has_mutants_and_an_alternative(master):
+    questions = {q for q, sol, _ in master.cells if sol and q}
+    graded = {q for q in questions if not q.startswith("w")}
+    assert graded == {m.question for m in MUTANTS} == set(ALTERNATIVES)
+    assert len(graded) >= 6
+
+
+@pytest.mark.parametrize("question", sorted(ALTERNATIVES))
+def test_reference_solution_passes(master, question):
+    test = master.run(question)
+    assert test.passed_all, failures(test)
+
+
+@pytest.mark.parametrize("question", sorted(ALTERNATIVES))
+def test_alternative_correct_solution_passes(master, question):
+    test = master.run(question, with_body(master.solution(question), ALTERNATIVES[question]))
+    assert test.passed_all, failures(test)
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m.question}: {m.name}")
+def test_mutant_is_rejected_with_a_helpful_message(master, mutant):
+    test = master.run(mutant.question, master.mutate(mutant))
+    assert not test.passed_all, f"the autograder accepts the bug '{mutant.name}'"
+    assert test.grade < 1
+    assert mutant.message in failures(test), f"failure output does not mention {mutant.message!r}:\n{failures(test)[-3000:]}"

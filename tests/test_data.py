@@ -1,0 +1,134 @@
+"""Multi30k download and verification through the real HTTP path, and the synthetic task."""
+
+from __future__ import annotations
+
+import http.server
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import serve
+from seqcourse import DataError, load_multi30k, number_to_words, number_words_task
+from seqcourse.data import SHA256, _sha256, fetch_file
+
+
+def test_download_from_http_mirror_verifies_and_loads(mirror_url, tmp_path):
+    ds = load_multi30k(data_dir=tmp_path, mirror=mirror_url)
+    assert {k: len(v) for k, v in ds.items()} == {"train": 29000, "validation": 1014, "test": 1000}
+    assert ds["train"][0]["en"].startswith("Two young, White males are outside")
+    for name in ("train.de.gz", "train.en.gz", "val.de.gz", "val.en.gz",
+                 "test_2016_flickr.de.gz", "test_2016_flickr.en.gz"):
+        assert _sha256(tmp_path / name) == SHA256[name]
+    assert not list(tmp_path.glob("*.part")), "temporary files left behind"
+
+
+def test_folder_mirror_and_optional_splits(mirror_dir, tmp_path):
+    ds = load_multi30k(["test_2017", "test_2018"], data_dir=tmp_path, mirror=mirror_dir)
+    assert len(ds["test_2017"]) == 1000 and len(ds["test_2018"]) == 1071
+
+
+def test_cached_files_are_used_without_any_source(mirror_dir, tmp_path):
+    fetch_file("val.en.gz", tmp_path, mirror_dir)
+    # an unreachable mirror is never contacted when a verified copy exists
+    assert fetch_file("val.en.gz", tmp_path, "http://127.0.0.1:9/").is_file()
+
+
+def test_corrupt_transfer_is_rejected_and_nothing_is_kept(mirror_dir, tmp_path):
+    bad = tmp_path / "bad_mirror"
+    bad.mkdir()
+    data = bytearray((mirror_dir / "val.en.gz").read_bytes())
+    data[100] ^= 0xFF
+    (bad / "val.en.gz").write_bytes(bytes(data))
+    url, server = serve(bad)
+    target = tmp_path / "data"
+    try:
+        with pytest.raises(DataError, match=r"val\.en\.gz .* is corrupt: sha256"):
+            fetch_file("val.en.gz", target, url)
+    finally:
+        server.shutdown()
+    assert list(target.iterdir()) == []
+
+
+class _Truncating(http.server.SimpleHTTPRequestHandler):
+    """Announces the full length, sends half the file, then closes the connection."""
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        body = (Path(self.directory) / self.path.lstrip("/")).read_bytes()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body[: len(body) // 2])
+        self.wfile.flush()
+        self.close_connection = True
+
+
+def test_interrupted_transfer_is_rejected_and_nothing_is_kept(mirror_dir, tmp_path):
+    url, server = serve(mirror_dir, _Truncating)
+    target = tmp_path / "data"
+    try:
+        with pytest.raises(DataError, match=r"could not get val\.de\.gz"):
+            fetch_file("val.de.gz", target, url, timeout=10)
+    finally:
+        server.shutdown()
+    assert list(target.iterdir()) == []
+
+
+def test_offline_with_nothing_cached_says_what_to_do(tmp_path):
+    with pytest.raises(DataError) as info:
+        fetch_file("train.en.gz", tmp_path, "http://127.0.0.1:9/")
+    msg = str(info.value)
+    assert "train.en.gz" in msg and "SEQCOURSE_DATA_MIRROR" in msg
+    assert not any(tmp_path.iterdir())
+
+
+def test_corrupt_cached_file_is_replaced(mirror_dir, tmp_path):
+    (tmp_path / "val.de.gz").write_bytes(b"not gzip")
+    path = fetch_file("val.de.gz", tmp_path, mirror_dir)
+    assert _sha256(path) == SHA256["val.de.gz"]
+
+
+def test_missing_mirror_file_and_unknown_names(tmp_path):
+    with pytest.raises(DataError, match="could not get val.de.gz"):
+        fetch_file("val.de.gz", tmp_path / "data", tmp_path)  # empty folder as mirror
+    with pytest.raises(DataError, match="unknown Multi30k file"):
+        fetch_file("train.fr.gz", tmp_path)
+    with pytest.raises(DataError, match="unknown split"):
+        load_multi30k(["dev"], data_dir=tmp_path)
+
+
+def test_environment_variables_select_folder_and_mirror(mirror_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("SEQCOURSE_DATA_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("SEQCOURSE_DATA_MIRROR", str(mirror_dir))
+    assert fetch_file("val.en.gz") == tmp_path / "cache" / "val.en.gz"
+
+
+@pytest.mark.parametrize("n, words", [
+    (0, "zero"), (7, "seven"), (15, "fifteen"), (40, "forty"), (312, "three hundred and twelve"),
+    (1000, "one thousand"), (1005, "one thousand and five"),
+    (21_340, "twenty one thousand three hundred and forty"),
+    (100_012, "one hundred thousand and twelve"),
+    (999_999, "nine hundred and ninety nine thousand nine hundred and ninety nine"),
+])
+def test_number_words(n, words):
+    assert number_to_words(n) == words
+
+
+def test_number_task_is_deterministic_disjoint_and_fast():
+    start = time.perf_counter()
+    a = number_words_task(seed=3)
+    elapsed = time.perf_counter() - start
+    b = number_words_task(seed=3)
+    assert elapsed < 1.0
+    assert a["train"]["src"] == b["train"]["src"]
+    assert {k: len(v) for k, v in a.items()} == {"train": 20000, "validation": 1000, "test": 1000}
+    splits = [set(a[s]["tgt"]) for s in ("train", "validation", "test")]
+    assert not (splits[0] & splits[1] or splits[0] & splits[2] or splits[1] & splits[2])
+    row = a["test"][0]
+    assert number_to_words(int(row["tgt"].replace(" ", ""))) == row["src"]
+    with pytest.raises(ValueError):
+        number_words_task(n_train=10, n_val=0, n_test=0, max_value=5)

@@ -1,0 +1,109 @@
+"""Tokenisers, vocabulary, batching, the training loop, metrics and plots."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import matplotlib
+import pytest
+import torch
+
+matplotlib.use("Agg")
+
+from seqcourse import (BucketBatches, Vocab, bleu, evaluate, fit, pad_batch, perplexity, plot_attention,
+                       plot_history, tokenized_bleu, tokenizer)
+
+
+def test_blank_spacy_tokenisers_split_punctuation_and_lowercase():
+    assert tokenizer("en")("Two young, White males aren't outside.") == \
+        ["two", "young", ",", "white", "males", "are", "n't", "outside", "."]
+    assert tokenizer("de", lower=False)("Zwei Männer, z.B. im Park.") == ["Zwei", "Männer", ",", "z.B.", "im", "Park", "."]
+
+
+def test_vocab_specials_min_freq_unknowns_and_round_trip():
+    v = Vocab.build([["a", "b", "a"], ["c", "a", "b"]], min_freq=2)
+    assert v.itos == ["<pad>", "<unk>", "<sos>", "<eos>", "a", "b"]
+    assert (v.pad_id, v.unk_id, v.sos_id, v.eos_id) == (0, 1, 2, 3)
+    ids = v.encode(["b", "zzz", "a"])
+    assert ids == [2, 5, 1, 4, 3]
+    assert v.decode(ids + [0, 0]) == ["b", "<unk>", "a"]
+    assert v.decode(torch.tensor([2, 4, 3, 5])) == ["a"], "decode stops at <eos>"
+    assert v.encode(["a"], sos_eos=False) == [4]
+    with pytest.raises(ValueError):
+        Vocab(["a", "<pad>"])
+
+
+def test_pad_batch_shapes_and_lengths():
+    ids, lengths = pad_batch([[5, 6, 7], [8]], pad_id=0)
+    assert ids.tolist() == [[5, 6, 7], [8, 0, 0]] and lengths.tolist() == [3, 1]
+    assert ids.dtype == torch.long and lengths.device.type == "cpu"
+
+
+def test_bucket_batches_cover_every_example_with_less_padding():
+    rng = random.Random(0)
+    examples = [[1] * rng.randint(1, 40) for _ in range(2000)]
+    batches = BucketBatches(examples, batch_size=32, seed=1)
+    seen, padded = 0, 0
+    for ids, lengths in batches:
+        seen += len(lengths)
+        padded += ids.numel()
+    assert seen == 2000 and len(batches) == 63
+    random_padded = sum(32 * max(map(len, examples[i:i + 32])) for i in range(0, 2000, 32))
+    assert padded < 0.6 * random_padded
+    pairs = BucketBatches([(e, e + [2]) for e in examples[:100]], batch_size=10, shuffle=False)
+    (src, src_len), (tgt, tgt_len) = next(iter(pairs))
+    assert (tgt_len == src_len + 1).all() and src.shape[0] == 10
+
+
+class _Bigram(torch.nn.Module):
+    def __init__(self, v):
+        super().__init__()
+        self.emb = torch.nn.Embedding(v, v)
+
+    def forward(self, x):
+        return self.emb(x)
+
+
+def _loss(model, batch):
+    ids, _ = batch
+    logits = model(ids[:, :-1])
+    targets = ids[:, 1:]
+    loss = torch.nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1), ignore_index=0)
+    return loss, int((targets != 0).sum())
+
+
+def test_fit_learns_a_deterministic_sequence_and_reports_history():
+    torch.manual_seed(0)
+    data = [[1, 2, 3, 4, 5, 6]] * 64
+    model = _Bigram(7)
+    batches = BucketBatches(data, batch_size=16)
+    before = evaluate(model, _loss, batches)
+    history = fit(model, _loss, batches, torch.optim.Adam(model.parameters(), lr=0.1), epochs=20,
+                  val_batches=batches, progress=False)
+    assert len(history["train_loss"]) == 20 and len(history["step_loss"]) == 80
+    assert history["val_loss"][-1] < 0.05 < before
+    assert perplexity(history["val_loss"][-1]) == pytest.approx(math.exp(history["val_loss"][-1]))
+    assert all(t > 0 for t in history["tokens_per_s"])
+
+
+def test_bleu_two_ways():
+    refs = ["A man rides a red bike down the street.", "Two dogs play in the snow."]
+    score, signature = bleu(refs, refs)
+    assert score == pytest.approx(100.0) and "tok:13a" in signature and "case:mixed" in signature
+    hyp = [["a", "man", "rides", "a", "bike", "down", "the", "street", "."], ["two", "dogs", "play", "in", "snow", "."]]
+    ref = [["A", "man", "rides", "a", "red", "bike", "down", "the", "street", "."],
+           ["Two", "dogs", "play", "in", "the", "snow", "."]]
+    got = tokenized_bleu(hyp, ref)
+    assert 0 < got < 100
+    assert tokenized_bleu(ref, ref) == pytest.approx(100.0)
+    assert tokenized_bleu([["x"]], [["y", "z"]]) == 0.0
+
+
+def test_plots_return_figures():
+    fig = plot_attention(torch.softmax(torch.randn(4, 3, 5), -1), list("abcde"), list("xyz"), title="t")
+    assert len([a for a in fig.axes if a.has_data()]) == 4
+    fig = plot_attention(torch.softmax(torch.randn(3, 5), -1), list("abcde"), list("xyz"))
+    assert len(fig.axes) == 1
+    ax = plot_history({"step_loss": [3.0, 2.0, 1.0, 0.5], "val_loss": [2.5, 1.0]})
+    assert len(ax.lines) == 2
