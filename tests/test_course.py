@@ -1,0 +1,81 @@
+"""The course build: reproducible, committed release up to date, solutions 100 %, unsolved 0."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import nbformat
+import pytest
+
+import course
+from conftest import ROOT
+
+NOTEBOOKS = sorted(m.stem for m in (ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+
+
+def _tree(path):
+    return sorted(str(p.relative_to(path)) for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_committed_release_matches_a_fresh_build(course_build, name):
+    fresh, committed = course_build[name].student_dir, ROOT / "notebooks" / name
+    assert _tree(fresh) == _tree(committed), f"notebooks/{name} is stale: run `make course` and commit"
+    for rel in _tree(fresh):
+        assert filecmp.cmp(fresh / rel, committed / rel, shallow=False), \
+            f"notebooks/{name}/{rel} is stale against solutions/{name}.ipynb: run `make course` and commit"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_student_release_has_no_solutions_or_hidden_tests(course_build, name):
+    built = course_build[name]
+    nb = nbformat.read(built.student_dir / f"{name}.ipynb", as_version=4)
+    text = json.dumps(nb)
+    assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
+    assert nb.metadata["otter"]["assignment_name"] == name
+    public = "".join((built.student_dir / "tests" / f).read_text() for f in os.listdir(built.student_dir / "tests"))
+    with zipfile.ZipFile(built.autograder_zip) as z:
+        hidden = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("tests/"))
+    assert "'hidden': True" in hidden and "'hidden': True" not in public
+    for line in ("torch.tanh(x @ self.weight_ih.T",) if name == "01_rnn_lstm" else ():
+        assert line not in text
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_autograder_zip_carries_the_helper_package_and_no_editable_install(course_build, name):
+    with zipfile.ZipFile(course_build[name].autograder_zip) as z:
+        names = z.namelist()
+        env = z.read("environment.yml").decode()
+        config = json.loads(z.read("otter_config.json"))
+    assert "files/seqcourse/__init__.py" in names and "files/seqcourse/data.py" in names
+    assert "-e ." not in env and "otter-grader" in env and "python=3.11" in env
+    assert config["assignment_name"] == name and config.get("pdf") is False
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_solution_scores_full_marks_and_unsolved_notebook_scores_zero(course_build, name):
+    row, problems = course.check_build(course_build[name])
+    assert not problems, "\n".join(problems)
+    solution_seconds, unsolved_seconds = map(float, row[3].split(" / "))
+    assert max(solution_seconds, unsolved_seconds) < 60, f"grading one submission took {row[3]} s"
+
+
+def test_wrong_assignment_name_is_rejected(course_build, tmp_path):
+    built = course_build[NOTEBOOKS[0]]
+    nb = nbformat.read(built.solution_nb, as_version=4)
+    nb.metadata["otter"]["assignment_name"] = "some_other_homework"
+    path = tmp_path / f"{built.name}.ipynb"
+    nbformat.write(nb, path)
+    proc = subprocess.run([sys.executable, "-m", "otter", "run", "-a", str(built.autograder_zip), "-o",
+                           str(tmp_path), "--no-logo", str(path)], capture_output=True, text=True)
+    assert "assignment" in (proc.stdout + proc.stderr).lower()
+    results = tmp_path / "results.json"
+    assert proc.returncode != 0 or not results.exists() or \
+        sum(t.get("score", 0) for t in json.loads(results.read_text())["tests"]) == 0
