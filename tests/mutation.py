@@ -38,7 +38,7 @@ def _raw_marker(cell) -> str:
 
 
 class MasterNotebook:
-    def __init__(self, master: Path, autograder_zip: Path):
+    def __init__(self, master: Path, autograder_zip: Path | None):
         self.nb = nbformat.read(master, as_version=4)
         self.zip = autograder_zip
         self.cells: list[tuple[str | None, bool, str]] = []  # (question, is solution cell, source)
