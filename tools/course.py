@@ -11,6 +11,7 @@ autograded point.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shutil
 import subprocess
@@ -19,6 +20,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "seqcourse"
@@ -39,6 +42,15 @@ def autograder_requirements() -> str:
     return "\n".join(l for l in lines if l.strip() and not l.startswith(("#", "-e"))) + "\n"
 
 
+def stable_cell_ids(path: Path) -> None:
+    """Otter gives the cells it inserts random ids; derive every id from the cell's position and
+    content instead, so that the same master always builds the same files."""
+    nb = nbformat.read(path, as_version=4)
+    for i, cell in enumerate(nb.cells):
+        cell.id = hashlib.sha1(f"{i}\0{cell.cell_type}\0{cell.source}".encode()).hexdigest()[:8]
+    nbformat.write(nb, path)
+
+
 def assign(master: Path, dist: Path, release: Path) -> Built:
     """Run Otter Assign on ``master`` in a staging folder (Otter only copies files from beside the
     master), write ``dist/NAME/`` and ``dist/NAME-autograder.zip``, and replace ``release/NAME/``
@@ -54,6 +66,8 @@ def assign(master: Path, dist: Path, release: Path) -> Built:
                               cwd=stage, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(f"otter assign failed for {master}:\n{proc.stdout}\n{proc.stderr}")
+        for nb in (stage / "out").glob("*/*.ipynb"):
+            stable_cell_ids(nb)
         shutil.rmtree(out, ignore_errors=True)
         shutil.copytree(stage / "out", out, ignore=shutil.ignore_patterns("__pycache__"))
     (zip_path,) = (out / "autograder").glob(f"{name}-autograder_*.zip")
