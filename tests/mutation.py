@@ -22,13 +22,14 @@ from otter.test_files import OKTestFile
 
 @dataclass
 class Mutant:
-    """A bug students make: replace ``old`` (must occur exactly once in the solution cell) by ``new``.
+    """A bug students make: replace ``old`` (must occur exactly once in the solution cell) by ``new``
+    (or each of a tuple of ``old`` strings by the matching ``new``).
     ``message``: a fragment the failure output must contain (the hint that names the bug)."""
 
     question: str
     name: str
-    old: str
-    new: str
+    old: str | tuple[str, ...]
+    new: str | tuple[str, ...]
     message: str = ""
 
 
@@ -88,9 +89,12 @@ class MasterNotebook:
 
     def mutate(self, mutant: Mutant) -> str:
         src = self.solution(mutant.question)
-        count = src.count(mutant.old)
-        assert count == 1, f"mutant {mutant.name!r}: {mutant.old!r} occurs {count} times in the solution of {mutant.question}"
-        return src.replace(mutant.old, mutant.new)
+        olds, news = (mutant.old, mutant.new) if isinstance(mutant.old, tuple) else ((mutant.old,), (mutant.new,))
+        for old, new in zip(olds, news):
+            count = src.count(old)
+            assert count == 1, f"mutant {mutant.name!r}: {old!r} occurs {count} times in the solution of {mutant.question}"
+            src = src.replace(old, new)
+        return src
 
 
 def failures(test: OKTestFile) -> str:

@@ -1,0 +1,119 @@
+"""Notebook 02's mutants (bugs students make) and alternative correct solutions; run by test_mutants.py.
+Mutants of q6_translate run its hidden check, which trains a model for about 20 s."""
+
+from __future__ import annotations
+
+from mutation import Mutant
+
+
+M = Mutant
+PACKED = ("packed = pack_padded_sequence(embedded, src_len.cpu(), batch_first=True, enforce_sorted=False)\n"
+          "        packed_out, state = self.rnn(packed)                                           # state: 2 x (L, B, H)\n"
+          "        outputs, _ = pad_packed_sequence(packed_out, batch_first=True, total_length=src.size(1))  # (B, S, H)")
+MUTANTS = [
+    # q1: encoder
+    M("q1_encoder", "LSTM runs over the padding (no packing)", PACKED, "outputs, state = self.rnn(embedded)", "pack_padded_sequence"),
+    M("q1_encoder", "lengths ignored", "src_len.cpu()", "torch.full_like(src_len, src.size(1)).cpu()", "ran over the padding"),
+    M("q1_encoder", "enforce_sorted left on", "enforce_sorted=False", "enforce_sorted=True", "sorted"),
+    M("q1_encoder", "no total_length when unpacking", ", total_length=src.size(1)", "", "total_length"),
+    M("q1_encoder", "only the last layer's state", "return outputs, state", "return outputs, (state[0][-1:], state[1][-1:])", "whole final state"),
+    M("q1_encoder", "h returned without c", "return outputs, state", "return outputs, state[0]", ""),
+    # q2: decoder step
+    M("q2_decoder", "softmax on the logits", "return self.out(output.squeeze(1)), state", "return torch.softmax(self.out(output.squeeze(1)), -1), state", "probabilities"),
+    M("q2_decoder", "given state ignored", "self.rnn(embedded, state)", "self.rnn(embedded)", "Feed the given state"),
+    M("q2_decoder", "old state returned", "output, state = self.rnn(embedded, state)", "output, _ = self.rnn(embedded, state)", "return the state"),
+    M("q2_decoder", "embedding skipped", "self.embedding(token.unsqueeze(1))",
+      "F.one_hot(token.unsqueeze(1), self.embedding.num_embeddings)[..., :self.embedding.embedding_dim].float()", "embedding -> rnn -> out"),
+    # q3: teacher-forced forward pass
+    M("q3_seq2seq", "target not shifted: T steps, <sos> fed twice", "for t in range(1, tgt.size(1)):", "for t in range(tgt.size(1)):", "T-1"),
+    M("q3_seq2seq", "the token being predicted is fed (target leakage)", ("token = tgt[:, 0] ", "token = tgt[:, t] if"),
+      ("token = tgt[:, 1] ", "token = tgt[:, min(t + 1, tgt.size(1) - 1)] if"), "never the token being predicted"),
+    M("q3_seq2seq", "decoder not started from the encoder's state", "_, state = self.encoder(src, src_len)",
+      "_, (h, c) = self.encoder(src, src_len)\n        state = (torch.zeros_like(h), torch.zeros_like(c))", "encoder's final state"),
+    M("q3_seq2seq", "decoder state not carried", "step_logits, state = self.decoder(token, state)", "step_logits, _ = self.decoder(token, state)", "carry its own state"),
+    M("q3_seq2seq", "teacher forcing inverted", "random.random() < teacher_forcing", "random.random() >= teacher_forcing", "teacher_forcing=1"),
+    M("q3_seq2seq", "ratio drawn once per batch", ("logits = []\n", "token = tgt[:, t] if random.random() < teacher_forcing else"),
+      ("logits = []\n        use_truth = random.random() < teacher_forcing\n", "token = tgt[:, t] if use_truth else"), "decide each step"),
+    M("q3_seq2seq", "stacked along dim 0", "torch.stack(logits, dim=1)", "torch.stack(logits, dim=0)", "T-1"),
+    # q4: loss
+    M("q4_loss", "targets not shifted", "targets = tgt[:, 1:]", "targets = tgt[:, :-1]", "tgt[:, 1:]"),
+    M("q4_loss", "padding counted in the loss", ", ignore_index=PAD_ID)", ")", "ignore_index"),
+    M("q4_loss", "padding counted in n_tokens", "int((targets != PAD_ID).sum())", "targets.numel()", "count the targets"),
+    M("q4_loss", "teacher_forcing not passed on", "model(src, src_len, tgt, teacher_forcing)", "model(src, src_len, tgt)", "teacher_forcing=0.25"),
+    M("q4_loss", "logits flattened time-major", "logits.reshape(-1, logits.size(-1))", "logits.transpose(0, 1).reshape(-1, logits.size(-1))", "expected"),
+    # q5: greedy decoding
+    M("q5_greedy", "decoding never stops early", "        if finished.all():\n            break\n", "", "never stops"),
+    M("q5_greedy", "stops when the first sentence finishes", "finished.all()", "finished.any()", "ALL sentences"),
+    M("q5_greedy", "no <pad> after <eos>", ".masked_fill(finished, PAD_ID)", "", "<pad> after"),
+    M("q5_greedy", "<sos> fed at every step", "model.decoder(token, state)", "model.decoder(torch.full_like(token, SOS_ID), state)", "own prediction"),
+    M("q5_greedy", "<sos> kept in the output", "steps = []", "steps = [token]", "expected"),
+    M("q5_greedy", "argmax over the batch", "logits.argmax(-1)", "logits.argmax(0)", ""),
+    # q6: translate (hidden check trains the model)
+    M("q6_translate", "raw ids mapped with itos (<eos>, <pad> kept)", "[tgt_vocab.decode(row) for row in out]",
+      "[[tgt_vocab.itos[i] for i in row] for row in out]", "tgt_vocab.decode"),
+    M("q6_translate", "sentences sorted by length, order not restored", "result = []\n",
+      "sentences = sorted(sentences, key=lambda s: len(tokenize(s)))\n    result = []\n", "input order"),
+    M("q6_translate", "padded length passed as every length", "lengths, max_len)", "torch.full_like(lengths, ids.size(1)), max_len)", "exactly"),
+]
+
+ALTERNATIVES = {
+    "q1_encoder": """
+lengths, order = src_len.sort(descending=True)
+emb = self.dropout(self.embedding(src[order]))
+packed = pack_padded_sequence(emb, lengths.cpu(), batch_first=True)
+out, (h, c) = self.rnn(packed)
+out, _ = pad_packed_sequence(out, batch_first=True, total_length=src.size(1))
+inverse = order.argsort()
+return out[inverse], (h[:, inverse], c[:, inverse])
+""",
+    "q2_decoder": """
+x = self.dropout(self.embedding(token)[:, None, :])
+out, (h, c) = self.rnn(x, state)
+return self.out(out[:, 0]), (h, c)
+""",
+    "q3_seq2seq": """
+_, (h, c) = self.encoder(src, src_len)
+B, T = tgt.shape
+inp = tgt[:, 0]
+outs = []
+for t in range(T - 1):
+    logit, (h, c) = self.decoder(inp, (h, c))
+    outs.append(logit.unsqueeze(1))
+    use_truth = random.random() < teacher_forcing
+    inp = tgt[:, t + 1] if use_truth else logit.argmax(dim=-1)
+return torch.cat(outs, dim=1)
+""",
+    "q4_loss": """
+logits = model(src, src_len, tgt, teacher_forcing=teacher_forcing)
+gold = tgt[:, 1:]
+mask = gold != PAD_ID
+nll = -torch.log_softmax(logits, -1).gather(2, gold.unsqueeze(2)).squeeze(2)
+return nll[mask].mean(), int(mask.sum().item())
+""",
+    "q5_greedy": """
+B = src.size(0)
+_, state = model.encoder(src, src_len)
+out = torch.full((B, max_len), PAD_ID, dtype=torch.long, device=src.device)
+alive = torch.ones(B, dtype=torch.bool, device=src.device)
+prev = torch.full((B,), SOS_ID, dtype=torch.long, device=src.device)
+steps = 0
+while steps < max_len and alive.any():
+    logits, state = model.decoder(prev, state)
+    prev = logits.max(dim=-1).indices
+    out[alive, steps] = prev[alive]
+    alive = alive & (prev != EOS_ID)
+    steps += 1
+return out[:, :steps]
+""",
+    "q6_translate": """
+order = sorted(range(len(sentences)), key=lambda k: len(tokenize(sentences[k])))
+result = [None] * len(sentences)
+for start in range(0, len(order), batch_size):
+    chunk = order[start:start + batch_size]
+    ids, lengths = pad_batch([src_vocab.encode(tokenize(sentences[k])) for k in chunk], PAD_ID)
+    decoded = greedy_decode(model, ids.to(device), lengths, max_len)
+    for k, row in zip(chunk, decoded.tolist()):
+        result[k] = tgt_vocab.decode(row)
+return result
+""",
+}

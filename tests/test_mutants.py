@@ -1,0 +1,58 @@
+"""Every autograded question rejects the bugs students make and accepts other correct solutions.
+
+For each master notebook NN_topic, ``mutants_NN_topic.py`` lists MUTANTS (one realistic bug each, in one
+question's solution) and ALTERNATIVES (a differently written correct solution per question). The question's
+tests from the built autograder zip (public + hidden) must fail on every mutant, with a failure output that
+carries the hint naming the bug, and pass on every alternative and on the reference solution.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from conftest import ROOT
+from mutation import MasterNotebook, failures, with_body
+
+NOTEBOOKS = sorted(m.stem for m in (ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+SPECS = {nb: importlib.import_module(f"mutants_{nb}") for nb in NOTEBOOKS}
+_masters: dict[str, MasterNotebook] = {}
+
+
+@pytest.fixture
+def master(course_build):
+    def get(nb: str) -> MasterNotebook:
+        if nb not in _masters:
+            _masters[nb] = MasterNotebook(ROOT / "solutions" / f"{nb}.ipynb", course_build[nb].autograder_zip)
+        return _masters[nb]
+    return get
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS)
+def test_every_autograded_question_has_mutants_and_an_alternative(master, nb):
+    graded = {q for q, sol, _ in master(nb).cells if sol and q and not q.startswith("w")}
+    assert graded == {m.question for m in SPECS[nb].MUTANTS} == set(SPECS[nb].ALTERNATIVES)
+    assert len(graded) >= 6
+
+
+@pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)])
+def test_reference_solution_passes(master, nb, question):
+    test = master(nb).run(question)
+    assert test.passed_all, failures(test)
+
+
+@pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)])
+def test_alternative_correct_solution_passes(master, nb, question):
+    m = master(nb)
+    test = m.run(question, with_body(m.solution(question), SPECS[nb].ALTERNATIVES[question]))
+    assert test.passed_all, failures(test)
+
+
+@pytest.mark.parametrize("nb, mutant", [(nb, m) for nb in NOTEBOOKS for m in SPECS[nb].MUTANTS],
+                         ids=lambda v: v if isinstance(v, str) else f"{v.question}: {v.name}")
+def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):
+    m = master(nb)
+    test = m.run(mutant.question, m.mutate(mutant))
+    assert not test.passed_all, f"the autograder accepts the bug '{mutant.name}'"
+    assert mutant.message in failures(test), f"failure output does not mention {mutant.message!r}:\n{failures(test)[-3000:]}"
