@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Sequence
 
 
-def bleu(hypotheses: Sequence[str], references: Sequence[str]) -> tuple[float, str]:
+def bleu(hypotheses: Sequence[str], references: Sequence[str], force: bool = False) -> tuple[float, str]:
     """sacreBLEU (default 13a tokenisation, cased) of detokenised sentences. Returns
-    ``(score, signature)``."""
+    ``(score, signature)``. ``force=True`` silences sacreBLEU's warning for text that looks tokenised."""
     from sacrebleu.metrics import BLEU
 
-    metric = BLEU()
+    metric = BLEU(force=force)
     score = metric.corpus_score(list(hypotheses), [list(references)])
     return score.score, str(metric.get_signature())
 
