@@ -26,6 +26,8 @@ MUTANTS = [
       "F.one_hot(token.unsqueeze(1), self.embedding.num_embeddings)[..., :self.embedding.embedding_dim].float()", "embedding -> rnn -> out"),
     # q3: teacher-forced forward pass
     M("q3_seq2seq", "target not shifted: T steps, <sos> fed twice", "for t in range(1, tgt.size(1)):", "for t in range(tgt.size(1)):", "T-1"),
+    M("q3_seq2seq", "<eos> fed as input: T steps", ("for t in range(1, tgt.size(1)):", "token = tgt[:, t] if"),
+      ("for t in range(1, tgt.size(1) + 1):", "token = tgt[:, min(t, tgt.size(1) - 1)] if"), "never feed <eos>"),
     M("q3_seq2seq", "the token being predicted is fed (target leakage)", ("token = tgt[:, 0] ", "token = tgt[:, t] if"),
       ("token = tgt[:, 1] ", "token = tgt[:, min(t + 1, tgt.size(1) - 1)] if"), "never the token being predicted"),
     M("q3_seq2seq", "decoder not started from the encoder's state", "_, state = self.encoder(src, src_len)",
