@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import http.server
-import shutil
 import time
 from pathlib import Path
 

@@ -3,13 +3,14 @@ training cells included."""
 
 from __future__ import annotations
 
-import os
+import shutil
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
 from conftest import ROOT
+from mutation import MasterNotebook
 
 MASTERS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
 
@@ -31,10 +32,6 @@ def test_master_runs_top_to_bottom_in_smoke_mode(master, multi30k_env, tmp_path,
 def test_student_notebook_with_answers_pasted_passes_its_checks_and_exports(master, multi30k_env, tmp_path, monkeypatch):
     """The student flow: open the released notebook (public tests beside it), fill the TODO cells, run
     everything; every grader.check passes and grader.export writes the submission zip."""
-    import shutil
-
-    from mutation import MasterNotebook
-
     name = master.stem
     for key, value in {**multi30k_env, "SEQCOURSE_SMOKE": "1"}.items():
         monkeypatch.setenv(key, value)
