@@ -30,3 +30,15 @@ def tokenized_bleu(hypotheses: Sequence[Sequence[str]], references: Sequence[Seq
         return [" ".join(t.lower() for t in s) for s in sents]
 
     return BLEU(tokenize="none", force=True).corpus_score(join(hypotheses), [join(references)]).score
+
+
+def bleu_by_length(hypotheses, references, src_tokens, edges=(0, 10, 13, 16, 20, 100)):
+    """Tokenised BLEU of sentence groups by source length (``lo < len <= hi`` for consecutive edges).
+    Returns ``(labels, scores, counts)``; an empty group scores 0."""
+    labels, scores, counts = [], [], []
+    for lo, hi in zip(edges, edges[1:]):
+        idx = [i for i, s in enumerate(src_tokens) if lo < len(s) <= hi]
+        labels.append(f"{lo + 1}-{hi}" if hi < edges[-1] else f">{lo}")
+        scores.append(tokenized_bleu([hypotheses[i] for i in idx], [references[i] for i in idx]) if idx else 0.0)
+        counts.append(len(idx))
+    return labels, scores, counts

@@ -77,6 +77,11 @@ class Vocab:
         return out
 
 
+def encode_pairs(src_tokens, tgt_tokens, src_vocab: Vocab, tgt_vocab: Vocab) -> list[tuple[list[int], list[int]]]:
+    """Tokenised sentence pairs -> list of (source ids, target ids), each wrapped in <sos> ... <eos>."""
+    return [(src_vocab.encode(s), tgt_vocab.encode(t)) for s, t in zip(src_tokens, tgt_tokens)]
+
+
 def pad_batch(seqs: Sequence[Sequence[int]], pad_id: int = 0):
     """Pad id lists to one length. Returns ``(ids, lengths)``: ids (B, T_max) long, lengths (B,)
     long on the CPU (``pack_padded_sequence`` wants CPU lengths)."""

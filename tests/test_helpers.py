@@ -11,8 +11,8 @@ import torch
 
 matplotlib.use("Agg")
 
-from seqcourse import (BucketBatches, Vocab, bleu, evaluate, fit, pad_batch, perplexity, plot_attention,
-                       plot_history, tokenized_bleu, tokenizer)
+from seqcourse import (BucketBatches, Vocab, bleu, bleu_by_length, encode_pairs, evaluate, fit, pad_batch,
+                       perplexity, plot_attention, plot_history, tokenized_bleu, tokenizer)
 
 
 def test_blank_spacy_tokenisers_split_punctuation_and_lowercase():
@@ -107,3 +107,14 @@ def test_plots_return_figures():
     assert len(fig.axes) == 1
     ax = plot_history({"step_loss": [3.0, 2.0, 1.0, 0.5], "val_loss": [2.5, 1.0]})
     assert len(ax.lines) == 2
+
+
+def test_encode_pairs_and_bleu_by_length():
+    src_vocab, tgt_vocab = Vocab.build([["ein", "hund"]]), Vocab.build([["a", "dog"]])
+    pairs = encode_pairs([["ein", "hund"], ["katze"]], [["a", "dog"], ["cat"]], src_vocab, tgt_vocab)
+    assert pairs == [([2, 4, 5, 3], [2, 4, 5, 3]), ([2, 1, 3], [2, 1, 3])]
+    refs = [["a", "dog", "runs", "on", "the", "grass"], ["two", "men", "sit", "on", "a", "bench", "outside", "today"]]
+    hyps = [refs[0], ["two", "women", "stand", "near", "the", "bench", "outside", "today"]]
+    labels, scores, counts = bleu_by_length(hyps, refs, [["x"] * 3, ["x"] * 12], edges=(0, 5, 10, 20))
+    assert labels == ["1-5", "6-10", ">10"] and counts == [1, 0, 1]
+    assert scores[0] == pytest.approx(100.0) and scores[1] == 0.0 and 0 < scores[2] < 100

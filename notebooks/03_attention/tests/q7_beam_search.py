@@ -1,0 +1,35 @@
+OK_FORMAT = True
+
+test = {   'name': 'q7_beam_search',
+    'points': 4,
+    'suites': [   {   'cases': [   {   'code': '>>> class _MarkovToy:\n'
+                                               '...     """A stand-in for a translation model: the log-probabilities of the next token depend on the sentence\n'
+                                               '...     and on a running hash of the tokens fed so far (so a search that mixes up hypotheses is caught)."""\n'
+                                               '...     def __init__(self, batch, vocab, seed, eos_bias=0.0):\n'
+                                               '...         g = torch.Generator().manual_seed(seed)\n'
+                                               '...         logits = torch.randn(batch, 13, vocab, generator=g, dtype=torch.float64) * 2\n'
+                                               '...         logits[:, :, EOS_ID] += eos_bias\n'
+                                               '...         logits[:, :, [PAD_ID, SOS_ID]] = -50.0\n'
+                                               '...         self.table = torch.log_softmax(logits, -1)\n'
+                                               '...     def start(self, src, src_len):\n'
+                                               "...         return {'sentence': torch.arange(src.size(0)), 'hash': torch.zeros(src.size(0), dtype=torch.long)}\n"
+                                               '...     def step(self, tokens, state):\n'
+                                               "...         h = (state['hash'] * 5 + tokens + 1) % 13\n"
+                                               "...         return (self.table[state['sentence'], h], {'sentence': state['sentence'], 'hash': h})\n"
+                                               '>>> _toy = _MarkovToy(3, 8, seed=0, eos_bias=1.0)\n'
+                                               '>>> _src = torch.zeros(3, 2, dtype=torch.long)\n'
+                                               '>>> _res = beam_search(_toy, _src, torch.tensor([2, 2, 2]), beam_size=3, max_len=6)\n'
+                                               ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'beam_search must return (hyps, scores): did you fill in the TODO?'\n"
+                                               '>>> _hyps, _scores = _res\n'
+                                               ">>> assert isinstance(_hyps, list) and len(_hyps) == 3 and all((isinstance(h, list) for h in _hyps)), 'hyps must be a list of B lists of token ids'\n"
+                                               ">>> assert all((isinstance(w, int) and w not in (SOS_ID, EOS_ID) for h in _hyps for w in h)), 'each hypothesis is a list of int ids without <sos> and "
+                                               "<eos>'\n"
+                                               ">>> assert isinstance(_scores, torch.Tensor) and tuple(_scores.shape) == (3,), 'scores must be a tensor (B,)'\n"
+                                               '>>> assert beam_search(_toy, _src, torch.tensor([2, 2, 2]), beam_size=1, max_len=6)[0] == greedy_search(_toy, _src, torch.tensor([2, 2, 2]), '
+                                               "max_len=6)[0], 'with beam_size=1, beam search must return exactly what greedy_search returns'\n",
+                                       'hidden': False,
+                                       'locked': False}],
+                      'scored': True,
+                      'setup': '',
+                      'teardown': '',
+                      'type': 'doctest'}]}
