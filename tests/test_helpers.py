@@ -11,8 +11,8 @@ import torch
 
 matplotlib.use("Agg")
 
-from seqcourse import (BucketBatches, Vocab, bleu, bleu_by_length, encode_pairs, evaluate, fit, pad_batch,
-                       perplexity, plot_attention, plot_history, tokenized_bleu, tokenizer)
+from seqcourse import (BucketBatches, Vocab, bleu, bleu_by_length, evaluate, fit, pad_batch, perplexity,
+                       plot_attention, plot_history, tokenized_bleu, tokenizer, translation_data)
 
 
 def test_blank_spacy_tokenisers_split_punctuation_and_lowercase():
@@ -109,10 +109,18 @@ def test_plots_return_figures():
     assert len(ax.lines) == 2
 
 
-def test_encode_pairs_and_bleu_by_length():
-    src_vocab, tgt_vocab = Vocab.build([["ein", "hund"]]), Vocab.build([["a", "dog"]])
-    pairs = encode_pairs([["ein", "hund"], ["katze"]], [["a", "dog"], ["cat"]], src_vocab, tgt_vocab)
-    assert pairs == [([2, 4, 5, 3], [2, 4, 5, 3]), ([2, 1, 3], [2, 1, 3])]
+def test_translation_data_tokenises_builds_vocabularies_on_train_and_encodes_every_split():
+    from datasets import Dataset, DatasetDict
+
+    data = DatasetDict({"train": Dataset.from_dict({"de": ["ein hund", "ein ball"], "en": ["a dog", "a ball"]}),
+                        "test": Dataset.from_dict({"de": ["eine katze"], "en": ["a cat"]})})
+    data, src_vocab, tgt_vocab, pairs = translation_data(data, "de", "en", min_freq=2)
+    assert src_vocab.itos[4:] == ["ein"] and tgt_vocab.itos[4:] == ["a"]
+    assert data["test"][0]["de_tokens"] == ["eine", "katze"]
+    assert pairs["train"] == [([2, 4, 1, 3], [2, 4, 1, 3])] * 2 and pairs["test"] == [([2, 1, 1, 3], [2, 4, 1, 3])]
+
+
+def test_bleu_by_length_groups_sentences_by_source_length():
     refs = [["a", "dog", "runs", "on", "the", "grass"], ["two", "men", "sit", "on", "a", "bench", "outside", "today"]]
     hyps = [refs[0], ["two", "women", "stand", "near", "the", "bench", "outside", "today"]]
     labels, scores, counts = bleu_by_length(hyps, refs, [["x"] * 3, ["x"] * 12], edges=(0, 5, 10, 20))
