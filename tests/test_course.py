@@ -11,6 +11,7 @@ import zipfile
 
 import nbformat
 import pytest
+import yaml
 
 import course
 from conftest import ROOT
@@ -59,6 +60,9 @@ def test_autograder_zip_carries_the_helper_package_and_no_editable_install(cours
         config = json.loads(z.read("otter_config.json"))
     assert "files/seqcourse/__init__.py" in names and "files/seqcourse/data.py" in names
     assert "-e ." not in env and "otter-grader" in env and "python=3.11" in env
+    pip = next(d["pip"] for d in yaml.safe_load(env)["dependencies"] if isinstance(d, dict))
+    assert "--extra-index-url https://download.pytorch.org/whl/cpu" in pip, "Gradescope would install CUDA wheels"
+    assert any(r.startswith("torch") for r in pip)
     assert config["assignment_name"] == name and config.get("pdf") is False
 
 

@@ -35,11 +35,15 @@ class Built:
     autograder_zip: Path  # Gradescope zip: hidden tests + the helper package
 
 
+CPU_TORCH_INDEX = "--extra-index-url https://download.pytorch.org/whl/cpu"
+
+
 def autograder_requirements() -> str:
-    """requirements.txt without the editable install of the helper package: the autograder zip
-    carries the package itself (``autograder_files``)."""
+    """requirements.txt for the grader: without the editable install of the helper package (the
+    autograder zip carries the package itself, ``autograder_files``), and with PyTorch's CPU wheel index
+    so that a grading machine never downloads CUDA packages (pip prefers ``torch==X+cpu`` from it)."""
     lines = (ROOT / "requirements.txt").read_text().splitlines()
-    return "\n".join(l for l in lines if l.strip() and not l.startswith(("#", "-e"))) + "\n"
+    return "\n".join([CPU_TORCH_INDEX] + [l for l in lines if l.strip() and not l.startswith(("#", "-e"))]) + "\n"
 
 
 def stable_cell_ids(path: Path) -> None:
