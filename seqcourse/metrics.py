@@ -32,6 +32,11 @@ def tokenized_bleu(hypotheses: Sequence[Sequence[str]], references: Sequence[Seq
     return BLEU(tokenize="none", force=True).corpus_score(join(hypotheses), [join(references)]).score
 
 
+def exact_match(hypotheses: Sequence[Sequence[str]], references: Sequence[str]) -> float:
+    """Share of hypotheses (token lists) equal to their space-separated reference."""
+    return sum(list(h) == r.split() for h, r in zip(hypotheses, references)) / len(references)
+
+
 def bleu_by_length(hypotheses, references, src_tokens, edges=(0, 10, 13, 16, 20, 100)):
     """Tokenised BLEU of sentence groups by source length (``lo < len <= hi`` for consecutive edges).
     Returns ``(labels, scores, counts)``; an empty group scores 0."""

@@ -77,22 +77,19 @@ class Vocab:
         return out
 
 
-def encode_pairs(src_tokens, tgt_tokens, src_vocab: Vocab, tgt_vocab: Vocab) -> list[tuple[list[int], list[int]]]:
-    """Tokenised sentence pairs -> list of (source ids, target ids), each wrapped in <sos> ... <eos>."""
-    return [(src_vocab.encode(s), tgt_vocab.encode(t)) for s, t in zip(src_tokens, tgt_tokens)]
-
-
 def translation_data(dataset, src: str, tgt: str, tokenize_src=str.split, tokenize_tgt=str.split, min_freq: int = 1):
     """Prepare a parallel ``datasets.DatasetDict`` with text columns ``src`` and ``tgt`` for training.
 
     Adds token columns ``<src>_tokens`` and ``<tgt>_tokens``, builds both vocabularies on the train split
-    (words seen at least ``min_freq`` times) and encodes every split with ``encode_pairs``.
+    (words seen at least ``min_freq`` times) and encodes every split as (source ids, target ids) pairs,
+    each wrapped in ``<sos>`` ... ``<eos>``.
     Returns ``(dataset, src_vocab, tgt_vocab, {split: pairs})``.
     """
     dataset = dataset.map(lambda ex: {f"{src}_tokens": tokenize_src(ex[src]), f"{tgt}_tokens": tokenize_tgt(ex[tgt])})
     src_vocab = Vocab.build(dataset["train"][f"{src}_tokens"], min_freq=min_freq)
     tgt_vocab = Vocab.build(dataset["train"][f"{tgt}_tokens"], min_freq=min_freq)
-    pairs = {split: encode_pairs(dataset[split][f"{src}_tokens"], dataset[split][f"{tgt}_tokens"], src_vocab, tgt_vocab)
+    pairs = {split: [(src_vocab.encode(s), tgt_vocab.encode(t))
+                     for s, t in zip(dataset[split][f"{src}_tokens"], dataset[split][f"{tgt}_tokens"])]
              for split in dataset}
     return dataset, src_vocab, tgt_vocab, pairs
 

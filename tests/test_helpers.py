@@ -11,7 +11,7 @@ import torch
 
 matplotlib.use("Agg")
 
-from seqcourse import (BucketBatches, Vocab, bleu, bleu_by_length, evaluate, fit, pad_batch, perplexity,
+from seqcourse import (BucketBatches, Vocab, bleu, bleu_by_length, evaluate, exact_match, fit, pad_batch, perplexity,
                        plot_attention, plot_history, tokenized_bleu, tokenizer, translation_data)
 
 
@@ -126,3 +126,7 @@ def test_bleu_by_length_groups_sentences_by_source_length():
     labels, scores, counts = bleu_by_length(hyps, refs, [["x"] * 3, ["x"] * 12], edges=(0, 5, 10, 20))
     assert labels == ["1-5", "6-10", ">10"] and counts == [1, 0, 1]
     assert scores[0] == pytest.approx(100.0) and scores[1] == 0.0 and 0 < scores[2] < 100
+
+
+def test_exact_match_compares_token_lists_with_space_separated_references():
+    assert exact_match([["3", "1", "2"], ["4", "0"], []], ["3 1 2", "4 0 0", ""]) == pytest.approx(2 / 3)
