@@ -22,11 +22,12 @@ def plot_history(history: dict, ax=None, title: str = "Training"):
     return ax
 
 
-def plot_attention(weights, src_tokens, tgt_tokens, heads: int | None = None, title: str = "", cols: int = 4):
+def plot_attention(weights, src_tokens, tgt_tokens, heads: int | None = None, title: str = "", cols: int = 4,
+                   labels: list[str] | None = None):
     """Heatmap of attention weights, target tokens down the side, source tokens along the top.
 
     weights: (T_tgt, T_src) for one map, or (n_heads, T_tgt, T_src) for a grid of heads.
-    heads: show only the first ``heads`` heads of a grid.
+    heads: show only the first ``heads`` heads of a grid. labels: one title per map (default "head i").
     """
     w = torch.as_tensor(weights).detach().float().cpu()
     if w.dim() == 2:
@@ -36,8 +37,9 @@ def plot_attention(weights, src_tokens, tgt_tokens, heads: int | None = None, ti
     n = w.shape[0]
     ncols = min(cols, n)
     nrows = math.ceil(n / ncols)
+    cell = 0.35 * min(1.0, 4 / ncols)     # inches per token; wide grids get smaller maps
     fig, axes = plt.subplots(nrows, ncols, squeeze=False,
-                             figsize=(0.35 * len(src_tokens) * ncols + 1.5, 0.35 * len(tgt_tokens) * nrows + 1.2))
+                             figsize=(cell * len(src_tokens) * ncols + 1.5, cell * len(tgt_tokens) * nrows + 1.2))
     for h, ax in enumerate(axes.flat):
         if h >= n:
             ax.axis("off")
@@ -45,8 +47,8 @@ def plot_attention(weights, src_tokens, tgt_tokens, heads: int | None = None, ti
         ax.imshow(w[h, :len(tgt_tokens), :len(src_tokens)].numpy(), cmap="viridis", vmin=0, vmax=1)
         ax.set_xticks(range(len(src_tokens)), src_tokens, rotation=90)
         ax.set_yticks(range(len(tgt_tokens)), tgt_tokens)
-        if n > 1:
-            ax.set_title(f"head {h}", fontsize=9)
+        if labels or n > 1:
+            ax.set_title(labels[h] if labels else f"head {h}", fontsize=9)
     if title:
         fig.suptitle(title)
     fig.tight_layout()

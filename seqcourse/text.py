@@ -97,11 +97,10 @@ def translation_data(dataset, src: str, tgt: str, tokenize_src=str.split, tokeni
 def pad_batch(seqs: Sequence[Sequence[int]], pad_id: int = 0):
     """Pad id lists to one length. Returns ``(ids, lengths)``: ids (B, T_max) long, lengths (B,)
     long on the CPU (``pack_padded_sequence`` wants CPU lengths)."""
-    lengths = torch.tensor([len(s) for s in seqs], dtype=torch.long)
-    ids = torch.full((len(seqs), int(lengths.max())), pad_id, dtype=torch.long)
-    for i, s in enumerate(seqs):
-        ids[i, :len(s)] = torch.as_tensor(s, dtype=torch.long)
-    return ids, lengths
+    lengths = [len(s) for s in seqs]
+    longest = max(lengths)
+    ids = torch.tensor([list(s) + [pad_id] * (longest - len(s)) for s in seqs], dtype=torch.long)
+    return ids, torch.tensor(lengths, dtype=torch.long)
 
 
 class BucketBatches:

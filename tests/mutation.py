@@ -15,9 +15,9 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
-import yaml
 from otter.test_files import OKTestFile
+
+from course import graded_cells
 
 
 @dataclass
@@ -33,32 +33,10 @@ class Mutant:
     message: str = ""
 
 
-def _raw_marker(cell) -> str:
-    lines = cell.source.strip().splitlines()
-    return lines[0].strip() if lines else ""
-
-
 class MasterNotebook:
     def __init__(self, master: Path, autograder_zip: Path | None):
-        self.nb = nbformat.read(master, as_version=4)
         self.zip = autograder_zip
-        self.cells: list[tuple[str | None, bool, str]] = []  # (question, is solution cell, source)
-        question, block = None, None
-        for cell in self.nb.cells:
-            if cell.cell_type == "raw":
-                marker = _raw_marker(cell)
-                if marker == "# BEGIN QUESTION":
-                    question = yaml.safe_load(cell.source.split("\n", 1)[1])["name"]
-                elif marker == "# END QUESTION":
-                    question = None
-                elif marker.startswith("# BEGIN "):
-                    block = marker.split()[2]
-                elif marker.startswith("# END "):
-                    block = None
-                continue
-            if cell.cell_type != "code" or block == "TESTS" or "otter_ignore" in cell.metadata.get("tags", []):
-                continue
-            self.cells.append((question, block == "SOLUTION", cell.source))
+        self.cells = graded_cells(master)  # (question, is solution cell, source)
 
     def solution(self, question: str) -> str:
         found = [src for q, sol, src in self.cells if q == question and sol]
@@ -102,12 +80,16 @@ def failures(test: OKTestFile) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(r.message for r in test.test_case_results if not r.passed))
 
 
-def with_body(source: str, body: str) -> str:
+def with_body(source: str, body: str | tuple[str, ...]) -> str:
     """``source`` with the lines between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` replaced by ``body``
-    (given without indentation; indented like the markers)."""
+    (given without indentation; indented like the markers). A tuple of bodies fills successive blocks."""
     lines = source.splitlines()
-    begin = next(i for i, l in enumerate(lines) if l.strip() == "# BEGIN SOLUTION")
-    end = next(i for i, l in enumerate(lines) if l.strip() == "# END SOLUTION")
-    indent = lines[begin][: len(lines[begin]) - len(lines[begin].lstrip())]
-    new = [indent + l if l else l for l in body.strip("\n").splitlines()]
-    return "\n".join(lines[:begin] + new + lines[end + 1:])
+    start = 0
+    for text in (body,) if isinstance(body, str) else body:
+        begin = next(i for i, l in enumerate(lines) if i >= start and l.strip() == "# BEGIN SOLUTION")
+        end = next(i for i, l in enumerate(lines) if i > begin and l.strip() == "# END SOLUTION")
+        indent = lines[begin][: len(lines[begin]) - len(lines[begin].lstrip())]
+        new = [indent + l if l else l for l in text.strip("\n").splitlines()]
+        lines = lines[:begin] + new + lines[end + 1:]
+        start = begin + len(new)
+    return "\n".join(lines)

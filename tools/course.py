@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "seqcourse"
@@ -53,6 +54,27 @@ def stable_cell_ids(path: Path) -> None:
     for i, cell in enumerate(nb.cells):
         cell.id = hashlib.sha1(f"{i}\0{cell.cell_type}\0{cell.source}".encode()).hexdigest()[:8]
     nbformat.write(nb, path)
+
+
+def graded_cells(master: Path) -> list[tuple[str | None, bool, str]]:
+    """The code an autograder executes from a master: every code cell outside test blocks and not tagged
+    ``otter_ignore``, in order, as (question or None, is a solution cell, source)."""
+    cells, question, block = [], None, None
+    for cell in nbformat.read(master, as_version=4).cells:
+        if cell.cell_type == "raw":
+            lines = cell.source.strip().splitlines()
+            marker = lines[0].strip() if lines else ""
+            if marker == "# BEGIN QUESTION":
+                question = yaml.safe_load(cell.source.split("\n", 1)[1])["name"]
+            elif marker == "# END QUESTION":
+                question = None
+            elif marker.startswith("# BEGIN "):
+                block = marker.split()[2]
+            elif marker.startswith("# END "):
+                block = None
+        elif cell.cell_type == "code" and block != "TESTS" and "otter_ignore" not in cell.metadata.get("tags", []):
+            cells.append((question, block == "SOLUTION", cell.source))
+    return cells
 
 
 def assign(master: Path, dist: Path, release: Path) -> Built:

@@ -1,0 +1,16 @@
+OK_FORMAT = True
+
+test = {   'name': 'q1_sdpa',
+    'points': 2,
+    'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)\n'
+                                               '>>> _res = scaled_dot_product_attention(torch.randn(2, 5, 4), torch.randn(2, 7, 4), torch.randn(2, 7, 3))\n'
+                                               ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'scaled_dot_product_attention must return (output, weights): did you fill in the TODO?'\n"
+                                               ">>> assert tuple(_res[0].shape) == (2, 5, 3), f'output must be (B, T, d_v) = (2, 5, 3), got {tuple(_res[0].shape)}'\n"
+                                               ">>> assert tuple(_res[1].shape) == (2, 5, 7), f'weights must be (B, T, S) = (2, 5, 7), got {tuple(_res[1].shape)}: one weight per query and key'\n"
+                                               ">>> assert torch.allclose(_res[1].sum(-1), torch.ones(2, 5), atol=1e-05), 'each row of weights must sum to 1: softmax over the keys (dim=-1)'\n",
+                                       'hidden': False,
+                                       'locked': False}],
+                      'scored': True,
+                      'setup': '',
+                      'teardown': '',
+                      'type': 'doctest'}]}

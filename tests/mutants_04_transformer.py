@@ -1,0 +1,173 @@
+"""Notebook 04's mutants (bugs students make) and alternative correct solutions; run by test_mutants.py.
+An alternative given as a tuple fills the solution's blocks in order (q2 and q5 have several)."""
+
+from __future__ import annotations
+
+from mutation import Mutant
+
+
+M = Mutant
+SCALE = "q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))"
+FILL = 'scores = scores.masked_fill(~mask, float("-inf"))'
+ENC_ATTN = "x = x + self.dropout(self.self_attn(h, h, h, src_mask))"
+ENC_FF = "return x + self.dropout(self.ff(self.norm2(x)))"
+DEC_SELF = "x = x + self.dropout(self.self_attn(h, h, h, tgt_mask))"
+DEC_CROSS = "x = x + self.dropout(self.cross_attn(h, memory, memory, src_mask))"
+NOAM = "factor * d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)"
+MUTANTS = [
+    # q1: scaled dot-product attention
+    M("q1_sdpa", "missing 1/sqrt(d_k)", SCALE, "q @ k.transpose(-2, -1)", "missing 1/sqrt(d_k)"),
+    M("q1_sdpa", "divided by d_k instead of sqrt(d_k)", "math.sqrt(q.size(-1))", "q.size(-1)", "sqrt(d_k)"),
+    M("q1_sdpa", "scaled by the value width d_v", "math.sqrt(q.size(-1))", "math.sqrt(v.size(-1))", "not d_v"),
+    M("q1_sdpa", "softmax over the queries", "torch.softmax(scores, dim=-1)", "torch.softmax(scores, dim=-2)", "dim=-1"),
+    M("q1_sdpa", "keys transposed on the wrong axes", "k.transpose(-2, -1)", "k.transpose(1, 2)", ""),  # crashes on (B, h, T, d_k)
+    M("q1_sdpa", "mask inverted", FILL, 'scores = scores.masked_fill(mask, float("-inf"))', "not inverted"),
+    M("q1_sdpa", "mask applied after the softmax", (FILL, "return weights @ v, weights"),
+      ("scores = scores", "weights = weights.masked_fill(~mask, 0.0)\n    return weights @ v, weights"), "do not zero weights after it"),
+    M("q1_sdpa", "masked scores set to 0, not -inf", 'float("-inf")', "0.0", "exactly 0"),
+    # q2: multi-head attention
+    M("q2_mha", "heads split along the wrong axis", "x.view(B, L, self.h, self.d_k).transpose(1, 2)", "x.view(B, self.h, L, self.d_k)", "wrong axis"),
+    M("q2_mha", "heads merged without transposing back", "x.transpose(1, 2).reshape(B, L, self.h * self.d_k)", "x.reshape(B, L, self.h * self.d_k)", "transpose(1, 2) back"),
+    M("q2_mha", "no output projection W_o", "return self.W_o(self.merge_heads(out))", "return self.merge_heads(out)", "then W_o"),
+    M("q2_mha", "keys projected with W_q", "k = self.split_heads(self.W_k(key))", "k = self.split_heads(self.W_q(key))", "keys from W_k(key)"),
+    M("q2_mha", "values taken from the keys", "v = self.split_heads(self.W_v(value))", "v = self.split_heads(self.W_v(key))", "values from W_v(value)"),
+    M("q2_mha", "mask not passed on", "scaled_dot_product_attention(q, k, v, mask)", "scaled_dot_product_attention(q, k, v)", "pass the mask on"),
+    M("q2_mha", "weights not stored", "out, self.weights = scaled_dot_product_attention(q, k, v, mask)",
+      "out, _ = scaled_dot_product_attention(q, k, v, mask)", "self.weights"),
+    # q3: masks
+    M("q3_masks", "pad mask on queries instead of keys", "(tokens != PAD_ID)[:, None, None, :]", "(tokens != PAD_ID)[:, None, :, None]", "pad mask on queries"),
+    M("q3_masks", "pad mask inverted", "(tokens != PAD_ID)[:, None, None, :]", "(tokens == PAD_ID)[:, None, None, :]", "not inverted"),
+    M("q3_masks", "causal mask transposed (upper triangle)", ".tril()", ".triu()", "transposed mask"),
+    M("q3_masks", "causal mask off by one: the diagonal hidden", ".tril()", ".tril(-1)", "off by one"),
+    M("q3_masks", "causal mask off by one: sees the next word", ".tril()", ".tril(1)", "the future"),
+    M("q3_masks", "no causal mask at all", ".tril()", "", "the future"),
+    # q4: sinusoidal positions
+    M("q4_positions", "sin and cos swapped", ("pe[:, 0::2] = torch.sin(angle)", "pe[:, 1::2] = torch.cos(angle)"),
+      ("pe[:, 0::2] = torch.cos(angle)", "pe[:, 1::2] = torch.sin(angle)"), "sin and cos swapped"),
+    M("q4_positions", "exponent i / d_model instead of 2i / d_model", "angle = pos / 10000 ** (two_i / d_model)",
+      "angle = pos / 10000 ** (two_i / 2 / d_model)", "wrong exponent"),
+    M("q4_positions", "exponent 2i without / d_model", "angle = pos / 10000 ** (two_i / d_model)", "angle = pos / 10000 ** two_i", "wrong exponent"),
+    M("q4_positions", "sines then cosines, not interleaved", ("pe[:, 0::2] = torch.sin(angle)", "pe[:, 1::2] = torch.cos(angle)"),
+      ("pe[:, :d_model // 2] = torch.sin(angle)", "pe[:, d_model // 2:] = torch.cos(angle)"), "sin and cos swapped"),
+    M("q4_positions", "positions from 1", "torch.arange(max_len, dtype=torch.float32)", "torch.arange(1, max_len + 1, dtype=torch.float32)", "sin(0) = 0"),
+    # q5: feed-forward and encoder layer
+    M("q5_encoder_layer", "no ReLU in the feed-forward network", "self.linear2(F.relu(self.linear1(x)))", "self.linear2(self.linear1(x))", "ReLU in between"),
+    M("q5_encoder_layer", "no residual around self-attention", ENC_ATTN, "x = self.dropout(self.self_attn(h, h, h, src_mask))", "both residual connections"),
+    M("q5_encoder_layer", "no residual around the feed-forward network", ENC_FF, "return self.dropout(self.ff(self.norm2(x)))", "both residual connections"),
+    M("q5_encoder_layer", "post-LN instead of pre-LN", ("h = self.norm1(x)", ENC_ATTN, ENC_FF),
+      ("h = x", "x = self.norm1(x + self.dropout(self.self_attn(h, h, h, src_mask)))", "return self.norm2(x + self.dropout(self.ff(x)))"), "pre-LN"),
+    M("q5_encoder_layer", "no layer norm before the feed-forward network", ENC_FF, "return x + self.dropout(self.ff(x))", "both norms"),
+    M("q5_encoder_layer", "norm1 used for both sublayers", ENC_FF, "return x + self.dropout(self.ff(self.norm1(x)))", "norm2 for the FFN"),
+    M("q5_encoder_layer", "padding mask not passed", ENC_ATTN, "x = x + self.dropout(self.self_attn(h, h, h, None))", "mask is passed"),
+    # q6: decoder layer
+    M("q6_decoder_layer", "no causal mask in self-attention", DEC_SELF, "x = x + self.dropout(self.self_attn(h, h, h, None))", "information flows from the future"),
+    M("q6_decoder_layer", "padding mask not passed to cross-attention", DEC_CROSS,
+      "x = x + self.dropout(self.cross_attn(h, memory, memory, None))", "pass src_mask"),
+    M("q6_decoder_layer", "cross-attention queries from the memory", DEC_CROSS,
+      "x = x + self.dropout(self.cross_attn(memory, h, h, None))", ""),  # crashes: (B, S, d) + (B, T, d)
+    M("q6_decoder_layer", "cross-attention to the decoder itself", DEC_CROSS,
+      "x = x + self.dropout(self.cross_attn(h, h, h, tgt_mask))", "keys and values from the memory"),
+    M("q6_decoder_layer", "no residual around cross-attention", DEC_CROSS,
+      "x = self.dropout(self.cross_attn(h, memory, memory, src_mask))", "residual connection"),
+    M("q6_decoder_layer", "norm1 reused for cross-attention", "h = self.norm2(x)", "h = self.norm1(x)", "h = norm2(x)"),
+    M("q6_decoder_layer", "cross-attention before self-attention",
+      ("h = self.norm1(x)\n        " + DEC_SELF + "\n        h = self.norm2(x)\n        " + DEC_CROSS,),
+      ("h = self.norm2(x)\n        " + DEC_CROSS + "\n        h = self.norm1(x)\n        " + DEC_SELF,), "in this order"),
+    # q7: label smoothing
+    M("q7_label_smoothing", "padding positions averaged in", "return loss[real].mean()", "return loss.mean()", "padding positions count"),
+    M("q7_label_smoothing", "eps spread over the V - 1 wrong words", "uniform = -log_probs.mean(dim=-1)",
+      "uniform = (-log_probs.sum(dim=-1) - nll) / (log_probs.size(-1) - 1)", "V - 1 wrong words"),
+    M("q7_label_smoothing", "summed instead of averaged", "return loss[real].mean()", "return loss[real].sum()", "averaged (not summed)"),
+    M("q7_label_smoothing", "smoothing term from probabilities", "uniform = -log_probs.mean(dim=-1)", "uniform = -log_probs.exp().mean(dim=-1)", "from log_softmax"),
+    M("q7_label_smoothing", "no (1 - eps) on the reference word", "loss = (1 - eps) * nll + eps * uniform", "loss = nll + eps * uniform", "(1 - eps)"),
+    M("q7_label_smoothing", "smoothing by the sum over the vocabulary", "uniform = -log_probs.mean(dim=-1)", "uniform = -log_probs.sum(dim=-1)", "mean over the vocabulary"),
+    # q8: warm-up schedule
+    M("q8_warmup", "step 0 not handled", "step = max(step, 1)", "step = step", "division by zero"),
+    M("q8_warmup", "max instead of min", "min(step ** -0.5, step * warmup ** -1.5)", "max(step ** -0.5, step * warmup ** -1.5)", "min(step^-0.5"),
+    M("q8_warmup", "step ** -1.5 in the warm-up term", "step * warmup ** -1.5", "step ** -1.5", "linear rise"),
+    M("q8_warmup", "no d_model ** -0.5", NOAM, "factor * min(step ** -0.5, step * warmup ** -1.5)", "d_model^-0.5"),
+    M("q8_warmup", "factor ignored", NOAM, "d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)", "factor * d_model"),
+    # q9: key/value cache
+    M("q9_kv_cache", "cache drops the first position", ("torch.cat([past_k,", "torch.cat([past_v,"),
+      ("torch.cat([past_k[:, :, 1:],", "torch.cat([past_v[:, :, 1:],"), "cache that drops the first position"),
+    M("q9_kv_cache", "returns the old cache", "return attn.W_o(attn.merge_heads(out)), k, v",
+      "return attn.W_o(attn.merge_heads(out)), past_k, past_v", "hold"),
+    M("q9_kv_cache", "new position attends only to itself", "scaled_dot_product_attention(q, k, v)",
+      "scaled_dot_product_attention(q, k[:, :, -1:], v[:, :, -1:])", "attend to every cached key"),
+    M("q9_kv_cache", "the new position not attended (past only)", "scaled_dot_product_attention(q, k, v)",
+      "scaled_dot_product_attention(q, past_k, past_v)", "and to its own"),
+    M("q9_kv_cache", "values from W_k", "v = torch.cat([past_v, attn.split_heads(attn.W_v(x))], dim=2)",
+      "v = torch.cat([past_v, attn.split_heads(attn.W_k(x))], dim=2)", "W_v(x)"),
+    M("q9_kv_cache", "no output projection", "return attn.W_o(attn.merge_heads(out)), k, v", "return attn.merge_heads(out), k, v", "W_o"),
+]
+
+ALTERNATIVES = {
+    "q1_sdpa": """
+d_k = k.shape[-1]
+scores = torch.matmul(q, k.mT) * d_k ** -0.5
+if mask is not None:
+    scores = torch.where(mask, scores, torch.finfo(scores.dtype).min)
+weights = scores.softmax(-1)
+return torch.matmul(weights, v), weights
+""",
+    "q2_mha": ("""
+return x.unflatten(-1, (self.h, self.d_k)).permute(0, 2, 1, 3)
+""", """
+return x.permute(0, 2, 1, 3).flatten(2)
+""", """
+heads = [self.split_heads(W(t)) for W, t in ((self.W_q, query), (self.W_k, key), (self.W_v, value))]
+context, self.weights = scaled_dot_product_attention(*heads, mask=mask)
+return self.W_o(self.merge_heads(context))
+"""),
+    "q3_masks": ("""
+return tokens.ne(PAD_ID).view(tokens.size(0), 1, 1, tokens.size(1))
+""", """
+i = torch.arange(size, device=device)
+return i[:, None] >= i[None, :]
+"""),
+    "q4_positions": """
+pe = torch.empty(max_len, d_model)
+for i in range(0, d_model, 2):
+    freq = math.exp(-math.log(10000.0) * i / d_model)
+    pe[:, i] = torch.sin(torch.arange(max_len) * freq)
+    pe[:, i + 1] = torch.cos(torch.arange(max_len) * freq)
+return pe
+""",
+    "q5_encoder_layer": ("""
+hidden = torch.relu(self.linear1(x))
+return self.linear2(hidden)
+""", """
+a = self.norm1(x)
+a = self.self_attn(query=a, key=a, value=a, mask=src_mask)
+x = self.dropout(a) + x
+f = self.ff(self.norm2(x))
+return self.dropout(f) + x
+"""),
+    "q6_decoder_layer": """
+for norm, sublayer in ((self.norm1, lambda h: self.self_attn(h, h, h, tgt_mask)),
+                       (self.norm2, lambda h: self.cross_attn(h, memory, memory, src_mask)),
+                       (self.norm3, self.ff)):
+    x = x + self.dropout(sublayer(norm(x)))
+return x
+""",
+    "q7_label_smoothing": """
+V = logits.size(-1)
+keep = target.ne(ignore_index)
+lp = logits[keep].log_softmax(-1)
+q = torch.full_like(lp, eps / V)
+q.scatter_add_(1, target[keep].unsqueeze(1), torch.full((int(keep.sum()), 1), 1.0 - eps))
+return -(q * lp).sum(-1).mean()
+""",
+    "q8_warmup": """
+s = step if step > 0 else 1
+rate = s / warmup ** 1.5 if s < warmup else 1 / math.sqrt(s)
+return factor * rate / math.sqrt(d_model)
+""",
+    "q9_kv_cache": """
+new_k, new_v = (attn.split_heads(W(x)) for W in (attn.W_k, attn.W_v))
+k, v = torch.cat((past_k, new_k), 2), torch.cat((past_v, new_v), 2)
+out, w = scaled_dot_product_attention(attn.split_heads(attn.W_q(x)), k, v, None)
+attn.weights = w
+return attn.W_o(attn.merge_heads(out)), k, v
+""",
+}
