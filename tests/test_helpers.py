@@ -11,8 +11,8 @@ import torch
 
 matplotlib.use("Agg")
 
-from seqcourse import (BucketBatches, Vocab, bleu, bleu_by_length, evaluate, exact_match, fit, pad_batch, perplexity,
-                       plot_attention, plot_history, tokenized_bleu, tokenizer, translation_data)
+from seqcourse import (BucketBatches, Vocab, bleu, bleu_by_length, evaluate, exact_match, fit, greedy_search, pad_batch,
+                       perplexity, plot_attention, plot_history, tokenized_bleu, tokenizer, translate, translation_data)
 
 
 def test_blank_spacy_tokenisers_split_punctuation_and_lowercase():
@@ -105,6 +105,9 @@ def test_plots_return_figures():
     assert len([a for a in fig.axes if a.has_data()]) == 4
     fig = plot_attention(torch.softmax(torch.randn(3, 5), -1), list("abcde"), list("xyz"))
     assert len(fig.axes) == 1
+    fig = plot_attention(torch.softmax(torch.randn(6, 3, 5), -1), list("abcde"), list("xyz"), cols=3,
+                         labels=[f"layer {l}, head {h}" for l in (1, 2) for h in range(3)])
+    assert [a.get_title() for a in fig.axes][3:] == ["layer 2, head 0", "layer 2, head 1", "layer 2, head 2"]
     ax = plot_history({"step_loss": [3.0, 2.0, 1.0, 0.5], "val_loss": [2.5, 1.0]})
     assert len(ax.lines) == 2
 
@@ -130,3 +133,32 @@ def test_bleu_by_length_groups_sentences_by_source_length():
 
 def test_exact_match_compares_token_lists_with_space_separated_references():
     assert exact_match([["3", "1", "2"], ["4", "0"], []], ["3 1 2", "4 0 0", ""]) == pytest.approx(2 / 3)
+
+
+class _CountingModel(torch.nn.Module):
+    """Decoding-interface stand-in: sentence b emits tokens 4, 5, ... and <eos> after as many tokens as its
+    source has (so every sentence stops at a different step)."""
+
+    def __init__(self):
+        super().__init__()
+        self.dummy = torch.nn.Parameter(torch.zeros(1))
+
+    def start(self, src, src_len):
+        return {"t": torch.zeros(src.size(0), dtype=torch.long), "len": (src > 3).sum(1)}
+
+    def step(self, tokens, state):
+        logits = torch.full((tokens.size(0), 9), -9.0)
+        nxt = torch.where(state["t"] < state["len"], 4 + state["t"], torch.full_like(state["t"], 3))
+        logits[torch.arange(tokens.size(0)), nxt] = 0.0
+        return torch.log_softmax(logits, -1), {**state, "t": state["t"] + 1}
+
+
+def test_greedy_search_stops_each_sentence_at_its_eos_and_translate_keeps_the_order():
+    src = torch.tensor([[2, 7, 7, 3], [2, 7, 3, 0], [2, 3, 0, 0]])
+    hyps, scores = greedy_search(_CountingModel(), src, None, max_len=10)
+    assert hyps == [[4, 5], [4], []]
+    assert scores.shape == (3,) and bool((scores < 0).all())
+    assert greedy_search(_CountingModel(), src, None, max_len=1)[0] == [[4], [4], []]
+    vocab = Vocab(["<pad>", "<unk>", "<sos>", "<eos>", "a", "b", "c", "x", "y"])
+    out = translate(_CountingModel(), ["x x", "x", ""] * 2, vocab, vocab, batch_size=4)
+    assert out == [["a", "b"], ["a"], []] * 2

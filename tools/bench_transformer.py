@@ -4,8 +4,9 @@ size, in one run, on the same Multi30k batches.
     python tools/bench_transformer.py [--batches 40] [--rounds 3] [--device cpu|cuda]
 
 Both models get the same embeddings, sinusoidal positions, tied output projection, loss (label-smoothed,
-from the master) and optimiser; only the encoder-decoder stack differs: the master's reference solution
-(pre-LN, solutions/04_transformer.ipynb) or nn.Transformer(norm_first=True). Rounds alternate between the
+from the master), dropouts (on embeddings and sublayer outputs only) and optimiser; only the
+encoder-decoder stack differs: the master's reference solution (pre-LN, solutions/04_transformer.ipynb) or
+nn.Transformer(norm_first=True). Rounds alternate between the
 two models so that both see the same machine state. Prints target tokens per second and the ratio.
 """
 
@@ -15,6 +16,7 @@ import argparse
 import statistics
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import torch
@@ -42,6 +44,11 @@ def torch_transformer(ns: dict, src_vocab: int, tgt_vocab: int, d_model=256, n_h
             super().__init__(src_vocab, tgt_vocab, d_model, n_heads, n_layers, d_ff, dropout)
             del self.encoder, self.decoder, self.enc_norm, self.dec_norm
             self.stack = nn.Transformer(d_model, n_heads, n_layers, n_layers, d_ff, dropout, batch_first=True, norm_first=True)
+            for layer in [*self.stack.encoder.layers, *self.stack.decoder.layers]:   # the same dropouts as ours:
+                layer.dropout = nn.Identity()                                         # none inside the FFN,
+                for attn in (layer.self_attn, getattr(layer, "multihead_attn", None)):
+                    if attn is not None:
+                        attn.dropout = 0.0                                            # none on attention weights
 
         def forward(self, src, tgt_in):
             pad = src == ns["PAD_ID"]
@@ -76,6 +83,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--device", default=None)
     args = parser.parse_args(argv)
+    warnings.filterwarnings("ignore", message="enable_nested_tensor")   # nn.Transformer with norm_first=True
     device = seqcourse.get_device(args.device)
     ns = master_namespace()
     _, de_vocab, en_vocab, pairs = seqcourse.translation_data(
