@@ -18,11 +18,15 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 import yaml
+
+import grade
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "seqcourse"
@@ -77,6 +81,20 @@ def graded_cells(master: Path) -> list[tuple[str | None, bool, str]]:
     return cells
 
 
+def add_guard(source: Path, target: Path) -> None:
+    """Copy Otter's zip to ``target`` with tools/grading_guard.py at its root and named as a plugin in
+    otter_config.json (Gradescope runs the grader from the zip's root, so the module imports there)."""
+    with zipfile.ZipFile(source) as src, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename == "otter_config.json":
+                config = json.loads(data)
+                config["plugins"] = [f"{grade.GUARD}.GradingGuard"]
+                data = json.dumps(config, indent=2).encode()
+            dst.writestr(item, data)
+        dst.write(ROOT / "tools" / f"{grade.GUARD}.py", f"{grade.GUARD}.py")
+
+
 def assign(master: Path, dist: Path, release: Path) -> Built:
     """Run Otter Assign on ``master`` in a staging folder (Otter only copies files from beside the
     master), write ``dist/NAME/`` and ``dist/NAME-autograder.zip``, and replace ``release/NAME/``
@@ -98,45 +116,27 @@ def assign(master: Path, dist: Path, release: Path) -> Built:
         shutil.copytree(stage / "out", out, ignore=shutil.ignore_patterns("__pycache__"))
     (zip_path,) = (out / "autograder").glob(f"{name}-autograder_*.zip")
     final_zip = dist / f"{name}-autograder.zip"
-    shutil.move(zip_path, final_zip)
+    add_guard(zip_path, final_zip)
+    zip_path.unlink()
     target = release / name
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(out / "student", target)
     return Built(name, target, out / "autograder" / f"{name}.ipynb", final_zip)
 
 
-def grade(submission: Path, autograder_zip: Path) -> tuple[dict[str, tuple[float, float]], float]:
-    """Grade one submission with ``otter run``. Returns ({question: (score, possible)}, seconds)."""
-    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
-        start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "otter", "run", "-a", str(autograder_zip), "-o", tmp,
-                               "--no-logo", str(submission)], capture_output=True, text=True)
-        seconds = time.perf_counter() - start
-        results = Path(tmp) / "results.json"
-        if not results.is_file():
-            raise RuntimeError(f"otter run wrote no results for {submission}:\n{proc.stdout}\n{proc.stderr}")
-        data = json.loads(results.read_text())
-    # the "Public Tests" summary entry has no score
-    scores = {t["name"]: (float(t["score"]), float(t["max_score"])) for t in data["tests"] if "score" in t}
-    return scores, seconds
-
-
 def check_build(built: Built) -> tuple[list[str], list[str]]:
     """Grade the solution and the unsolved student notebook. Returns (table row, problems)."""
-    problems = []
-    sol, sol_s = grade(built.solution_nb, built.autograder_zip)
-    stu, stu_s = grade(built.student_dir / f"{built.name}.ipynb", built.autograder_zip)
-    for q, (score, possible) in sol.items():
-        if score < possible:
-            problems.append(f"{built.name}: solution scores {score:g}/{possible:g} on {q}")
-    for q, (score, _) in stu.items():
-        if score > 0:
-            problems.append(f"{built.name}: the unsolved notebook earns {score:g} on {q}")
-    if not sol:
-        problems.append(f"{built.name}: no autograded questions were graded")
-    total = sum(p for _, p in sol.values())
-    row = [built.name, f"{sum(s for s, _ in sol.values()):g} / {total:g}",
-           f"{sum(s for s, _ in stu.values()):g} / {total:g}", f"{sol_s:.1f} / {stu_s:.1f}"]
+    points = grade.question_points(built.autograder_zip)
+    with ThreadPoolExecutor(2) as pool:  # one thread each: imports dominate a grading
+        sol, stu = pool.map(lambda nb: grade.grade_one(nb, built.autograder_zip),
+                            [built.solution_nb, built.student_dir / f"{built.name}.ipynb"])
+    problems = [f"{built.name}: {who} could not be graded: {g.error}" for who, g in (("the solution", sol), ("the unsolved notebook", stu))
+                if g.error]
+    problems += [f"{built.name}: solution scores {sol.scores.get(q, 0):g}/{p:g} on {q}" for q, p in points.items()
+                 if sol.scores.get(q, 0) < p]
+    problems += [f"{built.name}: the unsolved notebook earns {s:g} on {q}" for q, s in stu.scores.items() if s > 0]
+    total = sum(points.values())
+    row = [built.name, f"{sol.total:g} / {total:g}", f"{stu.total:g} / {total:g}", f"{sol.seconds:.1f} / {stu.seconds:.1f}"]
     return row, problems
 
 
