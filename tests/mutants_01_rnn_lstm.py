@@ -123,3 +123,9 @@ keep = target.ne(pad_id)
 return -(logp * keep).sum() / keep.sum(), keep.sum().item()
 """,
 }
+
+# answers written to satisfy only the public checks (shapes, dtypes, ranges): the hidden cases must fail them
+PUBLIC_ONLY = {
+    "q1_rnn_cell": "return torch.zeros(x.shape[0], self.hidden_size)",
+    "q5_early_grad": "return 1.0",
+}

@@ -119,3 +119,8 @@ for start in range(0, len(order), batch_size):
 return result
 """,
 }
+
+# answers written to satisfy only the public checks (shapes, dtypes, ranges): the hidden cases must fail them
+PUBLIC_ONLY = {
+    "q5_greedy": "return torch.full((src.size(0), 1), EOS_ID, dtype=torch.long)",
+}

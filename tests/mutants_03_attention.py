@@ -143,3 +143,8 @@ best = [max(d, key=lambda x: x[0]) for d in done]
 return [s for _, s in best], torch.tensor([v for v, _ in best])
 """,
 }
+
+# answers written to satisfy only the public checks: here the public example's expected weights, typed in
+PUBLIC_ONLY = {
+    "q3_masked_softmax": "return torch.tensor([[0.09003057, 0.24472847, 0.66524096], [0.5, 0.5, 0.0]])",
+}

@@ -171,3 +171,9 @@ attn.weights = w
 return attn.W_o(attn.merge_heads(out)), k, v
 """,
 }
+
+# answers written to satisfy only the public checks: the values the public cases look at, typed in
+PUBLIC_ONLY = {
+    "q4_positions": "pe = torch.zeros(max_len, d_model)\npe[:, 1::2] = 1.0\nreturn pe",
+    "q8_warmup": "return 256 ** -0.5 * 100 ** -0.5",
+}

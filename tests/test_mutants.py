@@ -56,3 +56,13 @@ def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):
     test = m.run(mutant.question, m.mutate(mutant))
     assert not test.passed_all, f"the autograder accepts the bug '{mutant.name}'"
     assert mutant.message in failures(test), f"failure output does not mention {mutant.message!r}:\n{failures(test)[-3000:]}"
+
+
+@pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].PUBLIC_ONLY)])
+def test_answer_hard_coded_to_the_public_tests_earns_no_hidden_point(master, nb, question):
+    m = master(nb)
+    test = m.run(question, with_body(m.solution(question), SPECS[nb].PUBLIC_ONLY[question]))
+    public = [r for r in test.test_case_results if not r.test_case.hidden]
+    hidden = [r for r in test.test_case_results if r.test_case.hidden]
+    assert public and all(r.passed for r in public), f"the cheat should pass the public cases:\n{failures(test)}"
+    assert hidden and not any(r.passed for r in hidden), "a hidden case accepts an answer hard-coded to the public tests"
