@@ -1,10 +1,11 @@
 # make course : build student notebooks (notebooks/) and Gradescope zips (dist/), then grade them locally
 # make test   : the whole test suite (what CI runs)
+# make grade NOTEBOOK=01_rnn_lstm SUBMISSIONS=folder [JOBS=n TIMEOUT=s]: grade a class into grades/NOTEBOOK.csv
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: course test clean
+.PHONY: course test grade clean
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +14,9 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 
 course: $(VENV)/.installed
 	$(PY) tools/course.py
+
+grade: $(VENV)/.installed
+	$(PY) tools/grade.py $(NOTEBOOK) $(SUBMISSIONS) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
 
 test: $(VENV)/.installed
 	MPLBACKEND=Agg $(PY) -m pytest -q

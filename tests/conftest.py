@@ -67,4 +67,5 @@ def course_build(tmp_path_factory):
 
     tmp = tmp_path_factory.mktemp("build")
     masters = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
-    return {m.stem: course.assign(m, tmp / "dist", tmp / "notebooks") for m in masters}
+    config = course.load_config()
+    return {m.stem: course.assign(m, tmp / "dist", tmp / "notebooks", config) for m in masters}

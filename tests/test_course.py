@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import filecmp
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -86,3 +88,32 @@ def test_wrong_assignment_name_is_rejected(course_build, tmp_path):
     results = tmp_path / "results.json"
     assert proc.returncode != 0 or not results.exists() or \
         sum(t.get("score", 0) for t in json.loads(results.read_text())["tests"]) == 0
+
+
+def test_public_repository_serves_every_notebook_to_colab_and_holds_nothing_hidden(course_build, tmp_path):
+    config = course.load_config()
+    public = tmp_path / "public"
+    course.publish(course_build[NOTEBOOKS[0]].student_dir.parent, public, config)
+    for name in NOTEBOOKS:
+        nb = nbformat.read(public / "notebooks" / name / f"{name}.ipynb", as_version=4)
+        note, setup, init = nb.cells[:3]
+        assert "File → Download" in note.source and init.source.startswith("# Initialize Otter")
+        assert setup.metadata["tags"] == ["otter_ignore"], "every grader must skip the Colab cell"
+        assert nb.metadata["accelerator"] == "GPU" and nb.metadata["colab"]["gpuType"]
+        assert f'COURSE_URL = "{config["raw_url"]}"' in setup.source
+        files = ast.literal_eval(re.search(r"for path in (\[.*?\]):", setup.source, re.S)[1])
+        assert all((public / f).is_file() for f in files), "the Colab cell downloads a file the repository lacks"
+        assert {f.rsplit("/", 1)[1] for f in files if "/tests/" in f} == set(os.listdir(public / "notebooks" / name / "tests"))
+        assert f"{config['colab_url']}notebooks/{name}/{name}.ipynb" in (public / "README.md").read_text()
+    text = "\n".join(p.read_text() for p in public.rglob("*") if p.is_file())
+    for secret in ("'hidden': True", "BEGIN SOLUTION", "BEGIN TEST CONFIG", "# HIDDEN"):
+        assert secret not in text, f"the public repository contains {secret!r}"
+    assert sorted(p.name for p in public.iterdir()) == ["README.md", "data", "notebooks", "pyproject.toml",
+                                                         "requirements.txt", "seqcourse"]
+
+
+def test_course_config_must_name_a_github_repository(tmp_path):
+    bad = tmp_path / "course.yml"
+    bad.write_text("repository: https://gitlab.com/someone/course\n")
+    with pytest.raises(SystemExit, match="github.com/OWNER/NAME"):
+        course.load_config(bad)

@@ -9,7 +9,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from conftest import ROOT
+import course
+from conftest import ROOT, serve
 from mutation import MasterNotebook
 
 MASTERS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
@@ -53,3 +54,62 @@ def test_student_notebook_with_answers_pasted_passes_its_checks_and_exports(mast
         text = "".join(o.get("data", {}).get("text/plain", "") for o in cell.outputs)
         assert "All test cases passed" in text, f"{cell.source}: {text}"
     assert list(folder.glob(f"{name}_*.zip")), "grader.export() wrote no submission zip"
+
+
+COLAB_STANDIN = '''"""Stand-in for Colab's google.colab (tests only): importing it makes the IPython shell look like
+Colab's to Otter, whose Colab checks read the shell's class name."""
+from IPython import get_ipython
+
+_shell = get_ipython()
+if _shell is not None and not type(_shell).__module__.startswith("google.colab"):
+    _shell.__class__ = type("Shell", (type(_shell),), {"__module__": "google.colab._shell"})
+'''
+
+
+def test_student_notebook_alone_on_colab_downloads_public_files_and_passes_its_checks(course_build, multi30k_env, tmp_path, monkeypatch):
+    """A released notebook alone in an empty folder, a stand-in google.colab, the public repository served
+    from 127.0.0.1 and no package index: its first cell fetches the helper package and the public tests,
+    and every grader.check passes once the answers are pasted in."""
+    name = MASTERS[0].stem
+    public = tmp_path / "public"
+    config = course.load_config()
+    course.publish(course_build[name].student_dir.parent, public, config)
+    url, server = serve(public)
+    standin = tmp_path / "standin"
+    (standin / "google" / "colab").mkdir(parents=True)
+    (standin / "google" / "colab" / "__init__.py").write_text(COLAB_STANDIN)
+    for key, value in {**multi30k_env, "SEQCOURSE_SMOKE": "1", "PIP_NO_INDEX": "1", "PYTHONPATH": str(standin)}.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+
+    nb = nbformat.read(course_build[name].student_dir / f"{name}.ipynb", as_version=4)
+    setup = nb.cells[1]
+    assert "otter_ignore" in setup.metadata["tags"] and config["raw_url"] in setup.source
+    setup.source = setup.source.replace(config["raw_url"], url)
+    answers = [src for q, sol, src in MasterNotebook(MASTERS[0], None).cells if sol]
+    answer_cells = [c for c in nb.cells if c.cell_type == "code" and "otter_answer_cell" in c.metadata.get("tags", [])]
+    assert len(answer_cells) == len(answers)
+    for cell, src in zip(answer_cells, answers):
+        cell.source = src
+    nb.cells.append(nbformat.v4.new_code_cell("import seqcourse\nprint(seqcourse.__file__)"))
+    content = tmp_path / "content"
+    content.mkdir()
+    try:
+        NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
+                       resources={"metadata": {"path": str(content)}}).execute()
+    finally:
+        server.shutdown()
+
+    errors = [(c.source, o.evalue) for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert len(errors) == 1 and "grader.export(" in errors[0][0], errors  # the notebook tells Colab users so
+    assert "not compatible with Google Colab" in errors[0][1]
+    checks = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("grader.check(")]
+    assert len(checks) == len(answers)
+    for cell in checks:
+        text = "".join(o.get("data", {}).get("text/plain", "") for o in cell.outputs)
+        assert "All test cases passed" in text, f"{cell.source}: {text}"
+    assert str(content / "seqcourse") in nb.cells[-1].outputs[0].text, "the helper package did not come from the download"
+    assert (content / f"{name}.ipynb").is_file()
+    fetched = sorted(p.name for p in (content / "tests").iterdir())
+    assert fetched == sorted(p.name for p in (course_build[name].student_dir / "tests").iterdir())
+    assert not any("'hidden': True" in (content / "tests" / f).read_text() for f in fetched)

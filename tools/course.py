@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +39,103 @@ class Built:
     student_dir: Path     # student release: notebook + public tests/
     solution_nb: Path     # solutions notebook produced by Otter (all tests; never give out)
     autograder_zip: Path  # Gradescope zip: hidden tests + the helper package
+
+
+CONFIG = ROOT / "course.yml"
+PUBLIC_FILES = ["pyproject.toml", "requirements.txt", "data/README.md"]
+
+
+def load_config(path: Path = CONFIG) -> dict:
+    """course.yml, with the URLs the build derives from its GitHub repository."""
+    config = yaml.safe_load(path.read_text())
+    m = re.fullmatch(r"https://github\.com/([\w.-]+)/([\w.-]+?)(?:\.git)?/?", str(config.get("repository")))
+    if not m:
+        raise SystemExit(f"{path.name}: repository must look like https://github.com/OWNER/NAME "
+                         f"(Colab opens notebooks from GitHub), got {config.get('repository')!r}")
+    repo, branch = f"{m[1]}/{m[2]}", config.get("branch", "main")
+    config["raw_url"] = f"https://raw.githubusercontent.com/{repo}/{branch}/"
+    config["colab_url"] = f"https://colab.research.google.com/github/{repo}/blob/{branch}/"
+    return config
+
+
+COLAB_NOTE = """\
+**On Google Colab?** Run the next cell first: it installs the course's packages, its helper package and
+this notebook's public tests (anywhere else it does nothing, and the autograder skips it). The notebook
+asks Colab for a GPU runtime (Runtime → Change runtime type shows it); everything also runs on a CPU.
+
+**Submitting from Colab:** `grader.export()` does not work there. Save, then use File → Download →
+Download .ipynb, and upload that file."""
+
+COLAB_CELL = """\
+# Colab only: pinned packages, the course's helper package, this notebook's public tests and a pristine
+# copy of it (Otter reads its settings from the file).
+try:
+    import google.colab
+except ImportError:
+    google = None
+if google is not None:
+    import os, subprocess, sys, urllib.request
+    COURSE_URL = "{raw_url}"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", {pip}], check=True)
+    for path in {files}:
+        local = path.removeprefix("notebooks/{name}/")
+        os.makedirs(os.path.dirname(local) or ".", exist_ok=True)
+        urllib.request.urlretrieve(COURSE_URL + path, local)
+    print("Ready: helper package and public tests downloaded from", COURSE_URL)"""
+
+
+def add_colab_cells(student_nb: Path, config: dict) -> None:
+    """Put the Colab note and setup cell (tagged otter_ignore: no grader runs it) first in a student
+    notebook, and ask Colab for a GPU runtime in its metadata."""
+    name = student_nb.stem
+    files = [f"{PACKAGE}/{p.name}" for p in sorted((ROOT / PACKAGE).glob("*.py"))]
+    files += [f"notebooks/{name}/tests/{p.name}" for p in sorted((student_nb.parent / "tests").glob("*.py"))]
+    files.append(f"notebooks/{name}/{name}.ipynb")  # Otter reads the notebook's metadata from a file
+    listing = "[\n        " + ",\n        ".join(repr(f) for f in files) + ",\n    ]"
+    nb = nbformat.read(student_nb, as_version=4)
+    code = nbformat.v4.new_code_cell(COLAB_CELL.format(raw_url=config["raw_url"], name=name, files=listing,
+                                                      pip=", ".join(repr(p) for p in config["colab_pip"])))
+    code.metadata["tags"] = ["otter_ignore"]
+    nb.cells[:0] = [nbformat.v4.new_markdown_cell(COLAB_NOTE), code]
+    nb.metadata["accelerator"] = "GPU"
+    nb.metadata["colab"] = {"gpuType": "T4", "provenance": []}
+    nbformat.write(nb, student_nb)
+
+
+def publish(release: Path, target: Path, config: dict) -> None:
+    """Write the public student repository into ``target``: the released notebooks with their public
+    tests, the helper package and what installs it, and a README with Colab links."""
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(release, target / "notebooks", ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+    shutil.copytree(ROOT / PACKAGE, target / PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
+    for f in PUBLIC_FILES:
+        (target / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / f, target / f)
+    rows = [f"| {nb.name} | [open in Colab]({config['colab_url']}notebooks/{nb.name}/{nb.name}.ipynb) |"
+            for nb in sorted(release.iterdir()) if nb.is_dir()]
+    (target / "README.md").write_text(STUDENT_README.format(table="\n".join(rows), repository=config["repository"]))
+
+
+STUDENT_README = """\
+# Sequence models: the notebooks
+
+| notebook | |
+|---|---|
+{table}
+
+**On Colab:** open a notebook from the table, run its first cell, then work top to bottom;
+`grader.check("q...")` runs a question's public checks. Submit the notebook with File → Download →
+Download .ipynb.
+
+**On your own machine** (Python 3.10 or later):
+
+    git clone {repository} && cd $(basename {repository})
+    pip install -r requirements.txt
+    jupyter lab notebooks/
+
+Each notebook folder holds the notebook and its public tests; keep them together. Submit the zip that
+`grader.export()` writes at the end of the notebook (or the .ipynb itself).
+"""
 
 
 CPU_TORCH_INDEX = "--extra-index-url https://download.pytorch.org/whl/cpu"
@@ -95,7 +193,7 @@ def add_guard(source: Path, target: Path) -> None:
         dst.write(ROOT / "tools" / f"{grade.GUARD}.py", f"{grade.GUARD}.py")
 
 
-def assign(master: Path, dist: Path, release: Path) -> Built:
+def assign(master: Path, dist: Path, release: Path, config: dict) -> Built:
     """Run Otter Assign on ``master`` in a staging folder (Otter only copies files from beside the
     master), write ``dist/NAME/`` and ``dist/NAME-autograder.zip``, and replace ``release/NAME/``
     with the student folder."""
@@ -110,6 +208,7 @@ def assign(master: Path, dist: Path, release: Path) -> Built:
                               cwd=stage, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(f"otter assign failed for {master}:\n{proc.stdout}\n{proc.stderr}")
+        add_colab_cells(stage / "out" / "student" / master.name, config)
         for nb in (stage / "out").glob("*/*.ipynb"):
             stable_cell_ids(nb)
         shutil.rmtree(out, ignore_errors=True)
@@ -136,7 +235,8 @@ def check_build(built: Built) -> tuple[list[str], list[str]]:
                  if sol.scores.get(q, 0) < p]
     problems += [f"{built.name}: the unsolved notebook earns {s:g} on {q}" for q, s in stu.scores.items() if s > 0]
     total = sum(points.values())
-    row = [built.name, f"{sol.total:g} / {total:g}", f"{stu.total:g} / {total:g}", f"{sol.seconds:.1f} / {stu.seconds:.1f}"]
+    row = [built.name, f"{sol.total:g} / {total:g}", f"{stu.total:g} / {total:g}", f"{sol.seconds:.1f} / {stu.seconds:.1f}",
+           f"{max(sol.peak_mb, stu.peak_mb):.0f}"]
     return row, problems
 
 
@@ -149,18 +249,21 @@ def main(argv=None) -> int:
     masters = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
     if args.only:
         masters = [m for m in masters if m.stem in args.only]
+    config = load_config()
     rows, problems = [], []
     for master in masters:
         start = time.perf_counter()
-        built = assign(master, ROOT / "dist", ROOT / "notebooks")
+        built = assign(master, ROOT / "dist", ROOT / "notebooks", config)
         print(f"built {built.name} in {time.perf_counter() - start:.1f} s -> {built.student_dir.relative_to(ROOT)}, "
               f"{built.autograder_zip.relative_to(ROOT)}", flush=True)
         if not args.no_grade:
             row, found = check_build(built)
             rows.append(row)
             problems += found
+    publish(ROOT / "notebooks", ROOT / "dist" / "public", config)
+    print("wrote dist/public/: push it to", config["repository"])
     if rows:
-        header = ["notebook", "solution", "unsolved", "seconds per grading (solution / unsolved)"]
+        header = ["notebook", "solution", "unsolved", "seconds per grading (solution / unsolved)", "peak MB"]
         widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
         for r in [header] + rows:
             print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
