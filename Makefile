@@ -1,6 +1,6 @@
 # make course : build student notebooks (notebooks/) and Gradescope zips (dist/), then grade them locally
 # make test   : the whole test suite (what CI runs)
-# make grade NOTEBOOK=01_rnn_lstm SUBMISSIONS=folder [JOBS=n TIMEOUT=s]: grade a class into grades/NOTEBOOK.csv
+# make grade NOTEBOOK=01_rnn_lstm SUBMISSIONS=folder [JOBS=n TIMEOUT=s]: grade a class (sandboxed) into grades/NOTEBOOK.csv
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python

@@ -60,12 +60,22 @@ def multi30k_env(mirror_dir, tmp_path_factory):
             "SEQCOURSE_DATA_MIRROR": str(mirror_dir)}
 
 
+class _Builds(dict):
+    """Masters built on first use (a test of one notebook builds only that one)."""
+
+    def __init__(self, folder: Path):
+        super().__init__()
+        self.folder = folder
+
+    def __missing__(self, name: str):
+        import course
+
+        self[name] = course.assign(ROOT / "solutions" / f"{name}.ipynb", self.folder / "dist", self.folder / "notebooks",
+                                   course.load_config())
+        return self[name]
+
+
 @pytest.fixture(scope="session")
 def course_build(tmp_path_factory):
     """Every master built once, into a temporary dist/ and release folder, with tools/course.py."""
-    import course
-
-    tmp = tmp_path_factory.mktemp("build")
-    masters = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
-    config = course.load_config()
-    return {m.stem: course.assign(m, tmp / "dist", tmp / "notebooks", config) for m in masters}
+    return _Builds(tmp_path_factory.mktemp("build"))

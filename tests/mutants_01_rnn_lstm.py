@@ -17,6 +17,10 @@ MUTANTS = [
     M("q1_rnn_cell", "previous state ignored", "+ h @ self.weight_hh.T ", "", "previous hidden state"),
     M("q1_rnn_cell", "W_hh not transposed", "h @ self.weight_hh.T", "h @ self.weight_hh", "wrong matrix"),
     M("q1_rnn_cell", "W_ih not transposed", "x @ self.weight_ih.T", "x @ self.weight_ih", "shapes cannot be multiplied"),
+    M("q1_rnn_cell", "weight_ih used through .data", "x @ self.weight_ih.T", "x @ self.weight_ih.data.T", "no gradient reached weight_ih"),
+    M("q1_rnn_cell", "previous state detached", "h @ self.weight_hh.T", "h.detach() @ self.weight_hh.T", "do not detach h"),
+    M("q1_rnn_cell", "PyTorch's own cell (the question forbids it)", "return torch.tanh(x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh)",
+      "return torch.rnn_tanh_cell(x, h, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)", "not PyTorch's recurrent layers"),
     # q2: RNN unrolled
     M("q2_rnn", "hidden state not carried", "h = self.cell(x[:, t], h)",
       "h = self.cell(x[:, t], x.new_zeros(B, self.hidden_size) if h0 is None else h0)", "carried"),
@@ -26,6 +30,8 @@ MUTANTS = [
     M("q2_rnn", "h0 ignored", "h = x.new_zeros(B, self.hidden_size) if h0 is None else h0", "h = x.new_zeros(B, self.hidden_size)", "h0"),
     M("q2_rnn", "first state returned as h_T", "return torch.stack(outputs, dim=1), h", "return torch.stack(outputs, dim=1), outputs[0]", "h_T"),
     M("q2_rnn", "first input fed at every step", "self.cell(x[:, t], h)", "self.cell(x[:, 0], h)", "ignored"),
+    M("q2_rnn", "hidden state detached between steps", "h = self.cell(x[:, t], h)", "h = self.cell(x[:, t], h.detach())",
+      "do not detach the hidden state between steps"),
     # q3: LSTMCell
     M("q3_lstm_cell", "forget gate with the wrong sign", "torch.sigmoid(f) * c", "(1 - torch.sigmoid(f)) * c", "(1 - f)"),
     M("q3_lstm_cell", "forget gate missing", "torch.sigmoid(f) * c", "c", "c' = f * c"),
@@ -39,6 +45,8 @@ MUTANTS = [
     M("q3_lstm_cell", "output gate pre-activation", "torch.sigmoid(o) * torch.tanh(c_next)", "o * torch.tanh(c_next)", "h' = o * tanh(c')"),
     M("q3_lstm_cell", "chunked along the batch axis", "gates.chunk(4, dim=1)", "gates.chunk(4, dim=0)", ""),
     M("q3_lstm_cell", "returns (c, h)", "return h_next, c_next", "return c_next, h_next", "differs"),
+    M("q3_lstm_cell", "cell state detached", "torch.sigmoid(f) * c", "torch.sigmoid(f) * c.detach()", "do not detach c"),
+    M("q3_lstm_cell", "weight_hh used through .data", "h @ self.weight_hh.T", "h @ self.weight_hh.data.T", "no gradient reached weight_hh"),
     # q4: LSTM unrolled
     M("q4_lstm", "cell state not carried", "state = self.cell(x[:, t], state)",
       "state = self.cell(x[:, t], (state[0], torch.zeros_like(state[1])))", "carried"),
@@ -49,6 +57,10 @@ MUTANTS = [
     M("q4_lstm", "given state ignored", "if state is None:", "if True:", "given"),
     M("q4_lstm", "batch and time axes swapped", "self.cell(x[:, t], state)", "self.cell(x[t], state)", ""),
     M("q4_lstm", "stacked along dim 0", "torch.stack(outputs, dim=1)", "torch.stack(outputs, dim=0)", "dim=1"),
+    M("q4_lstm", "state detached between steps", "state = self.cell(x[:, t], state)",
+      "state = self.cell(x[:, t], tuple(s.detach() for s in state))", "do not detach the state between steps"),
+    M("q4_lstm", "cell state detached between steps", "state = self.cell(x[:, t], state)",
+      "state = self.cell(x[:, t], (state[0], state[1].detach()))", "do not detach the state between steps"),
     # q5: gradient to the first input
     M("q5_early_grad", "gradient at the last input", "x.grad[:, 0]", "x.grad[:, -1]", "FIRST"),
     M("q5_early_grad", "backward from all outputs", "outputs[:, -1].sum()", "outputs.sum()", "h_T summed"),
@@ -62,6 +74,10 @@ MUTANTS = [
     M("q6_lm", "state not passed on", "self.lstm(self.embedding(tokens), state)", "self.lstm(self.embedding(tokens))", "pass `state`"),
     M("q6_lm", "input state returned", "outputs, state = self.lstm", "outputs, _ = self.lstm", ""),
     M("q6_lm", "embedding skipped", "self.lstm(self.embedding(tokens), state)", "self.lstm(torch.nn.functional.one_hot(tokens, self.embedding.num_embeddings)[..., :self.embedding.embedding_dim].float(), state)", "embedding"),
+    M("q6_lm", "embeddings detached", "self.lstm(self.embedding(tokens), state)", "self.lstm(self.embedding(tokens).detach(), state)",
+      "no gradient reached embedding.weight"),
+    M("q6_lm", "output layer used through .data", "return self.out(outputs), state",
+      "return F.linear(outputs, self.out.weight.data, self.out.bias.data), state", "no gradient reached out.weight"),
     # q7: language-model loss
     M("q7_lm_loss", "targets not shifted", "inputs, targets = ids[:, :-1], ids[:, 1:]", "inputs, targets = ids, ids", "ids[:, :-1]"),
     M("q7_lm_loss", "shifted the wrong way", "inputs, targets = ids[:, :-1], ids[:, 1:]", "inputs, targets = ids[:, 1:], ids[:, :-1]", "shifted the other way"),
@@ -124,8 +140,15 @@ return -(logp * keep).sum() / keep.sum(), keep.sum().item()
 """,
 }
 
-# answers written to satisfy only the public checks (shapes, dtypes, ranges): the hidden cases must fail them
+# answers written to satisfy only the public checks (shapes, dtypes, ranges, and the public fixed example's answer
+# memorised): the hidden cases must fail them
 PUBLIC_ONLY = {
-    "q1_rnn_cell": "return torch.zeros(x.shape[0], self.hidden_size)",
-    "q5_early_grad": "return 1.0",
+    # memorises the public fixed example's answer (x of shape (2, 3)), zeros otherwise
+    "q1_rnn_cell": """
+if tuple(x.shape) == (2, 3):
+    return torch.tensor([[-0.33632856607437134, -0.9122658967971802], [-0.9754438400268555, -0.10417795181274414]])
+return torch.zeros(x.shape[0], self.hidden_size)
+""",
+    # the public fixed example's value, whatever the layer and input
+    "q5_early_grad": "return 0.014015870168805122",
 }

@@ -25,6 +25,7 @@ MUTANTS = [
     M("q1_sdpa", "mask applied after the softmax", (FILL, "return weights @ v, weights"),
       ("scores = scores", "weights = weights.masked_fill(~mask, 0.0)\n    return weights @ v, weights"), "do not zero weights after it"),
     M("q1_sdpa", "masked scores set to 0, not -inf", 'float("-inf")', "0.0", "exactly 0"),
+    M("q1_sdpa", "attention weights detached from the graph", "torch.softmax(scores, dim=-1)", "torch.softmax(scores, dim=-1).detach()", "autograd graph"),
     # q2: multi-head attention
     M("q2_mha", "heads split along the wrong axis", "x.view(B, L, self.h, self.d_k).transpose(1, 2)", "x.view(B, self.h, L, self.d_k)", "wrong axis"),
     M("q2_mha", "heads merged without transposing back", "x.transpose(1, 2).reshape(B, L, self.h * self.d_k)", "x.reshape(B, L, self.h * self.d_k)", "transpose(1, 2) back"),
@@ -34,6 +35,8 @@ MUTANTS = [
     M("q2_mha", "mask not passed on", "scaled_dot_product_attention(q, k, v, mask)", "scaled_dot_product_attention(q, k, v)", "pass the mask on"),
     M("q2_mha", "weights not stored", "out, self.weights = scaled_dot_product_attention(q, k, v, mask)",
       "out, _ = scaled_dot_product_attention(q, k, v, mask)", "self.weights"),
+    M("q2_mha", "split_heads detaches the heads", "x.view(B, L, self.h, self.d_k).transpose(1, 2)",
+      "x.view(B, L, self.h, self.d_k).transpose(1, 2).detach()", "autograd graph"),
     # q3: masks
     M("q3_masks", "pad mask on queries instead of keys", "(tokens != PAD_ID)[:, None, None, :]", "(tokens != PAD_ID)[:, None, :, None]", "pad mask on queries"),
     M("q3_masks", "pad mask inverted", "(tokens != PAD_ID)[:, None, None, :]", "(tokens == PAD_ID)[:, None, None, :]", "not inverted"),
@@ -59,6 +62,7 @@ MUTANTS = [
     M("q5_encoder_layer", "no layer norm before the feed-forward network", ENC_FF, "return x + self.dropout(self.ff(x))", "both norms"),
     M("q5_encoder_layer", "norm1 used for both sublayers", ENC_FF, "return x + self.dropout(self.ff(self.norm1(x)))", "norm2 for the FFN"),
     M("q5_encoder_layer", "padding mask not passed", ENC_ATTN, "x = x + self.dropout(self.self_attn(h, h, h, None))", "mask is passed"),
+    M("q5_encoder_layer", "FFN hidden activations detached", "F.relu(self.linear1(x))", "F.relu(self.linear1(x)).detach()", "autograd graph"),
     # q6: decoder layer
     M("q6_decoder_layer", "no causal mask in self-attention", DEC_SELF, "x = x + self.dropout(self.self_attn(h, h, h, None))", "information flows from the future"),
     M("q6_decoder_layer", "padding mask not passed to cross-attention", DEC_CROSS,
@@ -73,6 +77,8 @@ MUTANTS = [
     M("q6_decoder_layer", "cross-attention before self-attention",
       ("h = self.norm1(x)\n        " + DEC_SELF + "\n        h = self.norm2(x)\n        " + DEC_CROSS,),
       ("h = self.norm2(x)\n        " + DEC_CROSS + "\n        h = self.norm1(x)\n        " + DEC_SELF,), "in this order"),
+    M("q6_decoder_layer", "memory detached in the cross-attention", DEC_CROSS,
+      "x = x + self.dropout(self.cross_attn(h, memory.detach(), memory.detach(), src_mask))", "autograd graph"),
     # q7: label smoothing
     M("q7_label_smoothing", "padding positions averaged in", "return loss[real].mean()", "return loss.mean()", "padding positions count"),
     M("q7_label_smoothing", "eps spread over the V - 1 wrong words", "uniform = -log_probs.mean(dim=-1)",
@@ -81,6 +87,9 @@ MUTANTS = [
     M("q7_label_smoothing", "smoothing term from probabilities", "uniform = -log_probs.mean(dim=-1)", "uniform = -log_probs.exp().mean(dim=-1)", "from log_softmax"),
     M("q7_label_smoothing", "no (1 - eps) on the reference word", "loss = (1 - eps) * nll + eps * uniform", "loss = nll + eps * uniform", "(1 - eps)"),
     M("q7_label_smoothing", "smoothing by the sum over the vocabulary", "uniform = -log_probs.mean(dim=-1)", "uniform = -log_probs.sum(dim=-1)", "mean over the vocabulary"),
+    M("q7_label_smoothing", "smoothing term through .data", "uniform = -log_probs.mean(dim=-1)", "uniform = -log_probs.data.mean(dim=-1)", "autograd graph"),
+    M("q7_label_smoothing", "F.cross_entropy's label_smoothing instead of the formula", "return loss[real].mean()",
+      "return F.cross_entropy(logits, target, label_smoothing=eps, ignore_index=ignore_index)", "not F.cross_entropy's label_smoothing"),
     # q8: warm-up schedule
     M("q8_warmup", "step 0 not handled", "step = max(step, 1)", "step = step", "division by zero"),
     M("q8_warmup", "max instead of min", "min(step ** -0.5, step * warmup ** -1.5)", "max(step ** -0.5, step * warmup ** -1.5)", "min(step^-0.5"),
@@ -174,6 +183,7 @@ return attn.W_o(attn.merge_heads(out)), k, v
 
 # answers written to satisfy only the public checks: the values the public cases look at, typed in
 PUBLIC_ONLY = {
-    "q4_positions": "pe = torch.zeros(max_len, d_model)\npe[:, 1::2] = 1.0\nreturn pe",
+    "q4_positions": ("pe = torch.zeros(max_len, d_model)\npe[:, 1::2] = 1.0\n"
+                     "pe[1, :8] = torch.tensor([0.841471, 0.540302, 0.0998334, 0.995004, 0.00999983, 0.99995, 0.001, 0.9999995])\nreturn pe"),
     "q8_warmup": "return 256 ** -0.5 * 100 ** -0.5",
 }

@@ -1,23 +1,22 @@
-"""In-process mutation testing of a master notebook's autograder tests.
+"""Mutation testing of a master notebook's checks, through the grading path itself.
 
 For one question, the graded code of the master (every code cell outside test blocks and not tagged
-``otter_ignore``, exactly what the autograder executes) is run in a fresh namespace with that question's
-solution cell changed, and the question's test file from the built autograder zip (public and hidden
-cases) is run against the result. Far cheaper than one full ``otter run`` per mutant.
+``otter_ignore``, exactly what the autograder executes) runs in a sandbox with that question's solution cell
+changed, and the question's checks from the built autograder zip (public and hidden cases) run on the
+trusted side against it, as in grading. One sandbox per notebook is reused (its namespace is reset for
+every variant): far cheaper than one full grading per mutant.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
-import re
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from otter.test_files import OKTestFile
-
+import checks
 from course import graded_cells
+from sandbox import Sandbox
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass
@@ -34,36 +33,30 @@ class Mutant:
 
 
 class MasterNotebook:
-    def __init__(self, master: Path, autograder_zip: Path | None):
-        self.zip = autograder_zip
+    def __init__(self, master: Path, autograder_zip: Path):
         self.cells = graded_cells(master)  # (question, is solution cell, source)
+        self.questions = {q.name: q for q in checks.questions(autograder_zip)}
+        self.sandbox: Sandbox | None = None
+
+    def close(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.__exit__(None, None, None)
+            self.sandbox = None
 
     def solution(self, question: str) -> str:
         found = [src for q, sol, src in self.cells if q == question and sol]
         assert len(found) == 1, f"{question}: expected one solution cell, found {len(found)}"
         return found[0]
 
-    def namespace(self, question: str | None = None, source: str | None = None) -> dict:
-        """Execute the graded code, with ``question``'s solution cell replaced by ``source``."""
-        ns: dict = {"__name__": "__main__"}
-        with contextlib.redirect_stdout(io.StringIO()):
-            for q, sol, src in self.cells:
-                if sol and q == question and source is not None:
-                    src = source
-                exec(compile(src, f"<{q or 'cell'}>", "exec"), ns)
-        return ns
-
-    def test_file(self, question: str) -> OKTestFile:
-        with zipfile.ZipFile(self.zip) as z:
-            text = z.read(f"tests/{question}.py").decode()
-        spec: dict = {}
-        exec(text, spec)
-        return OKTestFile.from_spec(spec["test"], path=f"tests/{question}.py")
-
-    def run(self, question: str, source: str | None = None) -> OKTestFile:
-        test = self.test_file(question)
-        test.run(self.namespace(question, source))
-        return test
+    def run(self, question: str, source: str | None = None) -> checks.QuestionResult:
+        """Grade ``question`` with its solution cell replaced by ``source`` (the reference if None)."""
+        if self.sandbox is not None and self.sandbox.stopped:
+            self.close()
+        if self.sandbox is None:
+            self.sandbox = Sandbox({"seqcourse": ROOT / "seqcourse"}, timeout=3600, request_timeout=120).__enter__()
+        cells = [source if sol and q == question and source is not None else src for q, sol, src in self.cells]
+        self.sandbox.run(cells, reset=True)
+        return checks.run_question(self.sandbox, self.questions[question], self.sandbox.names(), cells)
 
     def mutate(self, mutant: Mutant) -> str:
         src = self.solution(mutant.question)
@@ -75,9 +68,13 @@ class MasterNotebook:
         return src
 
 
-def failures(test: OKTestFile) -> str:
-    """All failure output of a test file (what a student would read), with ANSI codes stripped."""
-    return re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(r.message for r in test.test_case_results if not r.passed))
+def passed_all(result: checks.QuestionResult) -> bool:
+    return all(r.passed for r in result.results)
+
+
+def failures(result: checks.QuestionResult) -> str:
+    """All failure output of a question (what a student would read)."""
+    return "\n".join(r.message for r in result.results if not r.passed)
 
 
 def with_body(source: str, body: str | tuple[str, ...]) -> str:

@@ -1,76 +1,89 @@
-"""Grading a class with tools/grade.py (what `make grade` runs): one batch of notebook 01 submissions,
-broken and cheating ones among them, graded in parallel through the real autograder zip.
+"""Trusted grading (tools/grade.py, what `make grade` and Gradescope run): one batch of notebook 01
+submissions, broken, malformed and cheating ones among them, graded in parallel through the real zip.
 
-Broken submissions must get a clear error or their honest score without stopping the batch. Cheats
-(each one earns points from a plain Otter grader, shown by grading them again with the zip's guard plugin
-removed) must earn nothing.
+Broken submissions must get a clear error or their honest score without stopping the batch. Attacks must
+earn no hidden point and leave the next submission's grade unchanged; the ones that work against Otter's
+own in-kernel grading (`otter run` with the same zip's tests) are shown to work there.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
 import zipfile
 
 import nbformat
+import psutil
 import pytest
 
 import grade
+from conftest import serve
 
 NB = "01_rnn_lstm"
-FAKE_TEST = ('OK_FORMAT = True\ntest = {"name": "%s", "points": 3, "suites": [{"cases": [{"code": ">>> True\\nTrue", '
+TOKEN = secrets.token_hex(8)  # marks processes and files the attacks leave behind
+QUESTIONS = ["q1_rnn_cell", "q2_rnn", "q3_lstm_cell", "q4_lstm", "q5_early_grad", "q6_lm", "q7_lm_loss"]
+FAKE_TEST = ('OK_FORMAT = True\ntest = {"name": "%s", "points": 30, "suites": [{"cases": [{"code": ">>> True\\nTrue", '
              '"hidden": False, "locked": False}], "scored": True, "setup": "", "teardown": "", "type": "doctest"}]}\n')
-CHEATS = {
-    "cheat-print": 'print("All tests passed!")\nprint("q1_rnn_cell results: All test cases passed!")',
-    "cheat-write-tests": f'import pathlib\nfor p in pathlib.Path("tests").glob("*.py"):\n    p.write_text({FAKE_TEST!r} % p.stem)',
-    "cheat-delete-tests": 'import shutil\nshutil.rmtree("tests", ignore_errors=True)',
-    "cheat-write-check-restore": (
-        'import pathlib\nfrom otter.execute import Checker\nfrom otter.nbmeta_config import NBMetadataConfig\n'
-        'saved = {p: p.read_text() for p in pathlib.Path("tests").glob("*.py")}\n'
-        f'for p in saved:\n    p.write_text({FAKE_TEST!r} % p.stem)\n'
-        'for p in saved:\n    Checker.check(str(p), NBMetadataConfig(), global_env=globals())\n'
-        'for p, text in saved.items():\n    p.write_text(text)'),
-    "cheat-allclose": ('import torch\ntorch.allclose = lambda *a, **k: True\n'
-                       'torch.testing.assert_close = lambda *a, **k: None'),
-    "cheat-patch-otter": (
-        'from otter.test_files.ok_test import OKTestFile\nfrom otter.test_files.abstract_test import TestCaseResult\n'
-        'def _run(self, global_environment):\n'
-        '    self.test_case_results = [TestCaseResult(test_case=c, message="ok", passed=True) for c in self.test_cases]\n'
-        'OKTestFile.run = _run'),
-    "cheat-patch-check-restore": (
-        'import torch\n_allclose = torch.allclose\ntorch.allclose = lambda *a, **k: True\n'
-        'for _q in ["q1_rnn_cell", "q2_rnn", "q3_lstm_cell", "q4_lstm", "q5_early_grad", "q6_lm", "q7_lm_loss"]:\n'
-        '    grader.check(_q)\ntorch.allclose = _allclose'),
-    "cheat-exit": "import os\nos._exit(0)",
+ATTACKS = {
+    "print": 'print("All tests passed!")\nprint("q1_rnn_cell results: All test cases passed!")',
+    "write-tests": f'import pathlib\nfor q in {QUESTIONS + ["q99_bonus"]!r}:\n'
+                   f'    pathlib.Path("tests").mkdir(exist_ok=True)\n    pathlib.Path("tests", q + ".py").write_text({FAKE_TEST!r} % q)',
+    "chdir-to-own-tests": f'import os, pathlib, tempfile\nd = pathlib.Path(tempfile.mkdtemp())\n(d / "tests").mkdir()\n'
+                          f'for q in {QUESTIONS!r}:\n    (d / "tests" / (q + ".py")).write_text({FAKE_TEST!r} % q)\nos.chdir(d)',
+    "allclose": 'import torch\ntorch.allclose = lambda *a, **k: True\ntorch.testing.assert_close = lambda *a, **k: None\n'
+                'torch.Tensor.__eq__ = lambda *a, **k: True',
+    "torch-function-mode": ('import torch\nclass _Yes(torch.overrides.TorchFunctionMode):\n'
+                            '    def __torch_function__(self, func, types, args=(), kwargs=None):\n'
+                            '        if func in (torch.allclose, torch.equal): return True\n'
+                            '        return func(*args, **(kwargs or {}))\n_Yes().__enter__()'),
+    "shadow-builtins": ('def isinstance(*a): return True\ndef len(x): return 2\ndef all(x): return True\n'
+                        'def abs(x): return 0\ndef float(x): return 0.0\ndef sorted(*a, **k): return []\n'
+                        'torch = None\nF = None'),
+    "patch-otter": ('from otter.test_files.ok_test import OKTestFile\nfrom otter.test_files.abstract_test import TestCaseResult\n'
+                    'def _run(self, global_environment):\n'
+                    '    self.test_case_results = [TestCaseResult(test_case=c, message="ok", passed=True) for c in self.test_cases]\n'
+                    'OKTestFile.run = _run'),
+    "ipython-hook": ('from otter.test_files.ok_test import OKTestFile\nfrom otter.test_files.abstract_test import TestCaseResult\n'
+                     'def _patch(*a):\n    OKTestFile.run = lambda self, g: setattr(self, "test_case_results", '
+                     '[TestCaseResult(test_case=c, message="ok", passed=True) for c in self.test_cases])\n'
+                     'get_ipython().events.register("pre_run_cell", _patch)'),
+    "exit": "import os\nos._exit(0)",
+    "memory": "_hog = bytearray(8 * 2**30)\n_hog[::4096] = b'x' * len(_hog[::4096])",
+    "detached-child": (f'import os, subprocess\nsubprocess.Popen(["sh", "-c", "exec -a {TOKEN}-child sleep 300"], '
+                       'start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n'
+                       f'import atexit\natexit.register(lambda: open("/tmp/{TOKEN}-atexit", "w").write("x"))'),
 }
-# cheats that need answers of the right shape to show what they would earn: q1 with sigmoid for tanh
-# (submission "wrong-q1", graded honestly, is their baseline)
-ON_WRONG_ANSWER = {"cheat-allclose", "cheat-patch-check-restore"}
-# cheats placed at the end of the notebook; the others go first, before any grader.check runs
-AT_END = {"cheat-patch-check-restore", "cheat-write-check-restore"}
-# cheats that would earn points from a plain Otter grader (the others earn nothing even there)
-EFFECTIVE = {"cheat-write-tests", "cheat-write-check-restore", "cheat-allclose", "cheat-patch-otter",
-             "cheat-patch-check-restore"}
+# attacks placed at the end of the notebook (after the answers); the others go right after Otter's init cell
+AT_END = {"ipython-hook", "read-solutions"}
+# attacks made on a wrong answer (q1 with sigmoid for tanh), to show what they add to its honest score
+ON_WRONG_ANSWER = {"allclose", "torch-function-mode", "shadow-builtins"}
+# attacks that earn points from Otter's own in-kernel grading with the same tests (shown below)
+EFFECTIVE_IN_OTTER = {"write-tests", "allclose", "patch-otter", "read-solutions"}
 
 
 def _cell(nb, text):
     return next(c for c in nb.cells if c.cell_type == "code" and text in c.source)
 
 
-def make_submissions(built, folder):
-    """Write the batch into ``folder``; returns the solution notebook (for the checks)."""
+def make_submissions(built, folder, network_url):
     solution = nbformat.read(built.solution_nb, as_version=4)
     unsolved = nbformat.read(built.student_dir / f"{NB}.ipynb", as_version=4)
 
-    def variant(base, name, edit=None, append=None, first=None):
+    def variant(base, name, edit=None, append=None, first=None, where=None):
         nb = nbformat.from_dict(json.loads(json.dumps(base)))
         if edit:
             edit(nb)
         if append:
             nb.cells.append(nbformat.v4.new_code_cell(append))
         if first:  # right after Otter's init cell
-            nb.cells.insert(1, nbformat.v4.new_code_cell(first))
-        nbformat.write(nb, folder / f"{name}.ipynb")
+            index = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and "otter.Notebook" in c.source)
+            nb.cells.insert(index + 1, nbformat.v4.new_code_cell(first))
+        nbformat.write(nb, where or folder / f"{name}.ipynb")
         return nb
 
     def wrong_q1(nb):
@@ -81,12 +94,12 @@ def make_submissions(built, folder):
         nb.metadata["kernelspec"] = {"name": "conda-env-seqcourse-py", "display_name": "Python (seq)", "language": "python"}
         nb.cells.append(nbformat.v4.new_code_cell('for _ in range(200):\n    print("x" * 100_000)'))
 
-    exported = variant(solution, "_exported", odd_kernel_huge_output)
-    (folder / "_exported.ipynb").unlink()
+    exported = variant(solution, "_exported", odd_kernel_huge_output, where=folder / "_exported.tmp")
+    (folder / "_exported.tmp").unlink()
     with zipfile.ZipFile(folder / "exported-odd-kernel-huge-output.zip", "w") as z:
         z.writestr(f"{NB}.ipynb", nbformat.writes(exported))
         z.writestr(".OTTER_LOG", b"")
-    with zipfile.ZipFile(folder / "cheat-zip-with-tests.zip", "w") as z:  # a zip may carry files besides the notebook
+    with zipfile.ZipFile(folder / "attack-zip-with-tests.zip", "w") as z:  # a zip may carry files besides the notebook
         z.writestr(f"{NB}.ipynb", nbformat.writes(unsolved))
         z.writestr("tests/q1_rnn_cell.py", FAKE_TEST % "q1_rnn_cell")
     variant(solution, "syntax-error", lambda nb: setattr(_cell(nb, "class RNNCell"), "source", "class RNNCell(nn.Module:\n    pass"))
@@ -94,84 +107,165 @@ def make_submissions(built, folder):
     variant(solution, "endless-loop", append="while True:\n    pass")
     variant(solution, "wrong-assignment", lambda nb: nb.metadata["otter"].update(assignment_name="02_seq2seq"))
     (folder / "not-a-notebook.ipynb").write_text("{ this is not JSON")
+    variant(solution, "malformed-otter-null", lambda nb: nb.metadata.update(otter=None))
+    bad = json.loads(nbformat.writes(solution))
+    del next(c for c in bad["cells"] if "class LSTMCell" in "".join(c.get("source", "")))["source"]
+    bad["nbformat_minor"] = "five"
+    (folder / "malformed-cell-without-source.ipynb").write_text(json.dumps(bad))
+    with zipfile.ZipFile(folder / "zip-bomb.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(f"{NB}.ipynb", b"{" + b" " * (150 * 2**20) + b"}")
     wrong = variant(solution, "wrong-q1", wrong_q1)
-    for name, code in CHEATS.items():
+    attacks = dict(ATTACKS)
+    attacks["read-solutions"] = (  # the paths where a local grader keeps the solutions and the hidden tests
+        f'import json\nnb = json.load(open({str(built.solution_nb)!r}))\n'
+        'for c in nb["cells"]:\n    if c["cell_type"] == "code" and "otter" not in "".join(c["source"]):\n'
+        '        try: exec("".join(c["source"]), globals())\n        except Exception: pass')
+    attacks["network"] = f'import urllib.request\nurllib.request.urlopen({network_url + TOKEN!r}, timeout=5)'
+    for name, code in attacks.items():
         base = wrong if name in ON_WRONG_ANSWER else unsolved
-        variant(base, name, append=code) if name in AT_END else variant(base, name, first=code)
-    return solution
+        if name in AT_END:
+            variant(base, f"attack-{name}", append=code)
+        else:
+            variant(base, f"attack-{name}", first=code)
+    # the untouched solution graded right after the attacks: its grade must not change
+    variant(solution, "zz-solution-after-attacks")
+    return attacks
+
+
+class _Recorder:
+    hits: list[str] = []
 
 
 @pytest.fixture(scope="session")
 def batch(course_build, tmp_path_factory):
+    import http.server
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            _Recorder.hits.append(self.path)
+
     built = course_build[NB]
     folder = tmp_path_factory.mktemp("submissions")
-    make_submissions(built, folder)
+    url, server = serve(folder, Handler)
+    attacks = make_submissions(built, folder, url)
     out = tmp_path_factory.mktemp("grades") / f"{NB}.csv"
-    rows = grade.grade_folder(built.autograder_zip, folder, out, jobs=2, timeout=60, memory_mb=4096)
-    return {r.submission.rsplit(".", 1)[0]: r for r in rows}, out, folder
+    before = set(os.listdir(tempfile.gettempdir()))
+    rows = grade.grade_folder(built.autograder_zip, folder, out, jobs=2, timeout=60, memory_mb=2048)
+    leftovers = {n for n in set(os.listdir(tempfile.gettempdir())) - before if n.startswith("grade-")}  # workers keep all in it
+    server.shutdown()
+    return {r.submission.rsplit(".", 1)[0]: r for r in rows}, out, folder, attacks, leftovers
 
 
 def test_csv_and_summary_are_written(batch):
-    rows, out, _ = batch
+    rows, out, _, attacks, _ = batch
     with open(out) as f:
         table = list(csv.DictReader(f))
-    assert len(table) == len(rows) == 16
+    assert len(table) == len(rows) == 12 + len(attacks)
     assert list(table[0])[:2] == ["submission", "q1_rnn_cell"] and list(table[0])[-4:] == ["total", "error", "seconds", "peak_mb"]
     summary = out.with_suffix(".summary.txt").read_text()
-    assert "16 submissions" in summary and "peak memory" in summary
+    assert f"{len(rows)} submissions" in summary and "peak memory" in summary
 
 
-def test_exported_zip_with_an_odd_kernel_name_and_huge_output_scores_full_marks(batch):
-    r = batch[0]["exported-odd-kernel-huge-output"]
-    assert (r.total, r.error) == (15, ""), r
+def test_nothing_is_left_behind(batch):
+    assert not batch[4], f"left in {tempfile.gettempdir()}: {batch[4]}"
+    alive = [p.info["name"] for p in psutil.process_iter(["name", "cmdline"])
+             if TOKEN in " ".join(p.info["cmdline"] or [])]
+    assert not alive, f"processes started by a submission outlived its grading: {alive}"
+    assert not os.path.exists(f"/tmp/{TOKEN}-atexit")
+
+
+def test_solutions_score_full_marks_including_the_one_graded_after_the_attacks(batch):
+    for name in ("exported-odd-kernel-huge-output", "zz-solution-after-attacks"):
+        r = batch[0][name]
+        assert (r.total, r.error) == (15, ""), r
 
 
 @pytest.mark.parametrize("name, error", [("wrong-assignment", "this is not 01_rnn_lstm"),
                                          ("not-a-notebook", "not a readable notebook"),
-                                         ("endless-loop", "stopped after 60 s")])
+                                         ("malformed-otter-null", "assignment name is None"),
+                                         ("zip-bomb", "larger than 100 MB"),
+                                         ("endless-loop", "stopped after 60 s"),
+                                         ("attack-exit", "process exited"),
+                                         ("attack-memory", "stopped at 2048 MB")])
 def test_broken_submission_gets_a_clear_error_and_no_points(batch, name, error):
     r = batch[0][name]
-    assert error in r.error and r.total == 0, r
+    assert error in r.error and (r.total == 0 or name == "endless-loop"), r
 
 
 def test_broken_cells_cost_only_their_questions(batch):
     syntax, missing = batch[0]["syntax-error"], batch[0]["missing-cells"]
-    assert syntax.error == "" and syntax.scores["q1_rnn_cell"] == 0 and syntax.scores["q3_lstm_cell"] == 3, syntax
-    assert missing.error == "" and missing.scores["q3_lstm_cell"] == 0 and missing.scores["q1_rnn_cell"] == 2, missing
+    assert syntax.scores["q1_rnn_cell"] == 0 and syntax.scores["q3_lstm_cell"] == 3, syntax
+    for r in (missing, batch[0]["malformed-cell-without-source"]):
+        assert r.scores["q3_lstm_cell"] == 0 and r.scores["q1_rnn_cell"] == 2, r
 
 
-@pytest.mark.parametrize("name", sorted(CHEATS) + ["cheat-zip-with-tests"])
-def test_cheat_earns_no_hidden_point(batch, name):
-    r, baseline = batch[0][name], batch[0]["wrong-q1"]
-    if name in ON_WRONG_ANSWER:  # no more than the wrong answer earns honestly (its public case)
-        assert baseline.scores["q1_rnn_cell"] < 2 and baseline.error == ""
+@pytest.mark.parametrize("name", sorted(ATTACKS) + ["read-solutions", "network", "zip-with-tests"])
+def test_attack_earns_nothing_beyond_the_honest_answer(batch, name):
+    r, baseline = batch[0][f"attack-{name}"], batch[0]["wrong-q1"]
+    assert set(r.scores) <= set(QUESTIONS), r.scores
+    if name in ON_WRONG_ANSWER:
+        assert 0 < baseline.scores["q1_rnn_cell"] < 2
         assert r.scores.get("q1_rnn_cell", 0) <= baseline.scores["q1_rnn_cell"], r
+        assert all(r.scores[q] <= baseline.scores[q] for q in QUESTIONS[1:]), r
     else:
         earned = {q: s for q, s in r.scores.items() if s > 0}
         assert not earned, f"{name} earned {earned}"
-    if name in {"cheat-write-tests", "cheat-write-check-restore"}:
-        assert "./tests" in r.error, r.error
-    if name in {"cheat-allclose", "cheat-patch-otter"}:
-        assert "replaced" in r.error and ("torch.allclose" in r.error or "OKTestFile.run" in r.error), r.error
-    if name in {"cheat-exit", "cheat-delete-tests"}:
-        assert r.error, r
 
 
-def test_cheats_would_earn_points_from_an_unguarded_grader(course_build, batch, tmp_path):
-    """The cheats above are real: with the guard plugin taken out of the zip, each earns points."""
-    built = course_build[NB]
-    plain = tmp_path / f"{NB}-autograder.zip"
-    with zipfile.ZipFile(built.autograder_zip) as src, zipfile.ZipFile(plain, "w") as dst:
-        for item in src.infolist():
-            data = src.read(item)
-            if item.filename == "otter_config.json":
-                data = json.dumps({k: v for k, v in json.loads(data).items() if k != "plugins"}).encode()
-            dst.writestr(item, data)
-    folder = tmp_path / "cheats"
-    folder.mkdir()
-    for name in EFFECTIVE:
-        (folder / f"{name}.ipynb").write_bytes((batch[2] / f"{name}.ipynb").read_bytes())
-    rows = grade.grade_folder(plain, folder, tmp_path / "plain.csv", jobs=2, timeout=60, memory_mb=4096)
-    honest = batch[0]["wrong-q1"].scores["q1_rnn_cell"]
-    for r in rows:
-        assert r.scores.get("q1_rnn_cell", 0) > honest, f"{r.submission} earns nothing even without the guard: {r}"
+def test_the_sandbox_has_no_network(batch):
+    assert not [h for h in _Recorder.hits if TOKEN in h], "a submission reached a server on 127.0.0.1"
+
+
+def test_attacks_earn_points_from_otters_own_in_kernel_grading(course_build, batch, tmp_path):
+    """The attacks above are real: Otter's `otter run` (tests and student code in one kernel, same zip)
+    gives each of them points."""
+    built, honest = course_build[NB], batch[0]["wrong-q1"].scores["q1_rnn_cell"]
+    for name in sorted(EFFECTIVE_IN_OTTER):
+        out = tmp_path / name
+        out.mkdir()
+        subprocess.run([sys.executable, "-m", "otter", "run", "-a", str(built.autograder_zip), "-o", str(out), "--no-logo",
+                        str(batch[2] / f"attack-{name}.ipynb")], capture_output=True, timeout=300,
+                       env={**os.environ, "OMP_NUM_THREADS": "1"})
+        scores = {t["name"]: t.get("score", 0) for t in json.loads((out / "results.json").read_text())["tests"]}
+        assert scores.get("q1_rnn_cell", 0) > honest, f"{name} earns nothing from Otter either: {scores}"
+
+
+MALFORMED = {
+    "array": [], "string": "notebook", "number": 3, "null": None,
+    "metadata-list": {"metadata": [], "cells": []}, "otter-string": {"metadata": {"otter": "01_rnn_lstm"}, "cells": []},
+    "otter-list": {"metadata": {"otter": [1]}, "cells": []}, "name-number": {"metadata": {"otter": {"assignment_name": 1}}},
+    "cells-dict": {"metadata": {"otter": {"assignment_name": NB}}, "cells": {}},
+    "deep": None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_notebook_gets_a_message_never_a_crash(tmp_path, name):
+    path = tmp_path / "sub.ipynb"
+    path.write_text(json.dumps(MALFORMED[name]) if name != "deep" else "[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError) as e:
+        grade.load_cells(path, NB)
+    assert str(e.value)
+
+
+def test_cells_of_every_json_type_are_read_or_skipped(tmp_path):
+    odd = [1, None, "x", [], {"cell_type": "code"}, {"cell_type": "code", "source": 5},
+           {"cell_type": "code", "source": ["a = 1\n", 2]}, {"cell_type": "code", "source": ["a = 1\n", "b = 2"], "metadata": []},
+           {"cell_type": "code", "source": "c = 3", "metadata": {"tags": "otter_ignore"}},
+           {"cell_type": "code", "source": "skipped", "metadata": {"tags": ["otter_ignore"]}}]
+    path = tmp_path / "sub.ipynb"
+    path.write_text(json.dumps({"metadata": {"otter": {"assignment_name": NB}}, "nbformat_minor": [], "cells": odd}))
+    assert grade.load_cells(path, NB) == ["", "", "", "a = 1\nb = 2", "c = 3"]
+
+
+def test_zip_with_many_members_or_a_lying_header_is_refused(tmp_path):
+    many = tmp_path / "many.zip"
+    with zipfile.ZipFile(many, "w") as z:
+        for i in range(1001):
+            z.writestr(f"f{i}.txt", b"")
+    with pytest.raises(ValueError, match="more than 1000 files"):
+        grade.load_cells(many, NB)
+    broken = tmp_path / "broken.zip"
+    broken.write_bytes(b"PK\x03\x04" + os.urandom(200))
+    with pytest.raises(ValueError, match="not a readable zip"):
+        grade.load_cells(broken, NB)

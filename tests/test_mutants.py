@@ -2,7 +2,8 @@
 
 For each master notebook NN_topic, ``mutants_NN_topic.py`` lists MUTANTS (one realistic bug each, in one
 question's solution) and ALTERNATIVES (a differently written correct solution per question). The question's
-tests from the built autograder zip (public + hidden) must fail on every mutant, with a failure output that
+checks from the built autograder zip (public + hidden), run through the grading path (sandbox + trusted
+checks, tests/mutation.py), must fail on every mutant, with a failure output that
 carries the hint naming the bug, and pass on every alternative and on the reference solution.
 """
 
@@ -13,11 +14,18 @@ import importlib
 import pytest
 
 from conftest import ROOT
-from mutation import MasterNotebook, failures, with_body
+from mutation import MasterNotebook, failures, passed_all, with_body
 
 NOTEBOOKS = sorted(m.stem for m in (ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
 SPECS = {nb: importlib.import_module(f"mutants_{nb}") for nb in NOTEBOOKS}
 _masters: dict[str, MasterNotebook] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_sandboxes():
+    yield
+    for m in _masters.values():
+        m.close()
 
 
 @pytest.fixture
@@ -39,14 +47,14 @@ def test_every_autograded_question_has_mutants_and_an_alternative(master, nb):
 @pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)])
 def test_reference_solution_passes(master, nb, question):
     test = master(nb).run(question)
-    assert test.passed_all, failures(test)
+    assert passed_all(test), failures(test)
 
 
 @pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)])
 def test_alternative_correct_solution_passes(master, nb, question):
     m = master(nb)
     test = m.run(question, with_body(m.solution(question), SPECS[nb].ALTERNATIVES[question]))
-    assert test.passed_all, failures(test)
+    assert passed_all(test), failures(test)
 
 
 @pytest.mark.parametrize("nb, mutant", [(nb, m) for nb in NOTEBOOKS for m in SPECS[nb].MUTANTS],
@@ -54,7 +62,7 @@ def test_alternative_correct_solution_passes(master, nb, question):
 def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):
     m = master(nb)
     test = m.run(mutant.question, m.mutate(mutant))
-    assert not test.passed_all, f"the autograder accepts the bug '{mutant.name}'"
+    assert not passed_all(test), f"the autograder accepts the bug '{mutant.name}'"
     assert mutant.message in failures(test), f"failure output does not mention {mutant.message!r}:\n{failures(test)[-3000:]}"
 
 
@@ -62,7 +70,7 @@ def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):
 def test_answer_hard_coded_to_the_public_tests_earns_no_hidden_point(master, nb, question):
     m = master(nb)
     test = m.run(question, with_body(m.solution(question), SPECS[nb].PUBLIC_ONLY[question]))
-    public = [r for r in test.test_case_results if not r.test_case.hidden]
-    hidden = [r for r in test.test_case_results if r.test_case.hidden]
+    public = [r for r in test.results if not r.case.hidden]
+    hidden = [r for r in test.results if r.case.hidden]
     assert public and all(r.passed for r in public), f"the cheat should pass the public cases:\n{failures(test)}"
     assert hidden and not any(r.passed for r in hidden), "a hidden case accepts an answer hard-coded to the public tests"

@@ -179,18 +179,41 @@ def graded_cells(master: Path) -> list[tuple[str | None, bool, str]]:
     return cells
 
 
-def add_guard(source: Path, target: Path) -> None:
-    """Copy Otter's zip to ``target`` with tools/grading_guard.py at its root and named as a plugin in
-    otter_config.json (Gradescope runs the grader from the zip's root, so the module imports there)."""
+GRADER_FILES = ["grade.py", "checks.py", "sandbox.py", "wire.py", "sandbox_runner.py"]
+RUN_AUTOGRADER = """\
+#!/usr/bin/env bash
+# The course's trusted grader (tools/grade.py): the submission runs as the unprivileged user `sandbox`
+# (or in bubblewrap where the container allows namespaces); checks and scores are computed here, as root.
+export PATH=/root/miniforge3/bin:$PATH
+eval "$(mamba shell hook --shell bash)"
+mamba activate otter-env
+chmod -R go-rwx /autograder/source /autograder/submission /autograder/results 2>/dev/null || true
+python /autograder/source/grader/grade.py --gradescope
+"""
+SETUP_SANDBOX = """
+# The course's sandbox: a dedicated unprivileged user runs student code; it may traverse /root to reach
+# the Python environment but can read nothing of /autograder (run_autograder makes it root-only).
+apt-get install -y bubblewrap || true
+id -u sandbox >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin sandbox
+chmod 711 /root
+"""
+
+
+def make_autograder(source: Path, target: Path) -> None:
+    """Gradescope zip from Otter's: same environment and tests, but graded by the course's trusted grader
+    (``grader/``) instead of Otter's in-kernel runner, and a setup script that creates the sandbox user."""
     with zipfile.ZipFile(source) as src, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
         for item in src.infolist():
             data = src.read(item)
-            if item.filename == "otter_config.json":
-                config = json.loads(data)
-                config["plugins"] = [f"{grade.GUARD}.GradingGuard"]
-                data = json.dumps(config, indent=2).encode()
+            if item.filename == "run_otter.py":
+                continue
+            if item.filename == "run_autograder":
+                data = RUN_AUTOGRADER.encode()
+            elif item.filename == "setup.sh":
+                data = data.rstrip(b"\n") + b"\n" + SETUP_SANDBOX.encode()
             dst.writestr(item, data)
-        dst.write(ROOT / "tools" / f"{grade.GUARD}.py", f"{grade.GUARD}.py")
+        for f in GRADER_FILES:
+            dst.write(ROOT / "tools" / f, f"grader/{f}")
 
 
 def assign(master: Path, dist: Path, release: Path, config: dict) -> Built:
@@ -215,7 +238,7 @@ def assign(master: Path, dist: Path, release: Path, config: dict) -> Built:
         shutil.copytree(stage / "out", out, ignore=shutil.ignore_patterns("__pycache__"))
     (zip_path,) = (out / "autograder").glob(f"{name}-autograder_*.zip")
     final_zip = dist / f"{name}-autograder.zip"
-    add_guard(zip_path, final_zip)
+    make_autograder(zip_path, final_zip)
     zip_path.unlink()
     target = release / name
     shutil.rmtree(target, ignore_errors=True)

@@ -1,12 +1,14 @@
-"""Grade a whole class locally, without Docker: every submission (.ipynb, or a .zip from grader.export)
-in a folder, in parallel, with the notebook's autograder zip from ``make course``.
+"""Grade submissions with the trusted grader: student code runs in a sandbox (tools/sandbox.py), every
+check runs and every score is computed outside it (tools/checks.py).
 
     python tools/grade.py NOTEBOOK SUBMISSIONS [--out CSV] [--jobs N] [--timeout S] [--memory-mb M]
+    python tools/grade.py --gradescope          (inside Gradescope's container: /autograder/...)
 
-Writes a CSV (submission, score per question, total, error, seconds, peak memory) and a summary beside
-it. A broken submission (not a notebook, wrong assignment, syntax errors, an endless loop, huge output,
-an unusual kernel name, a cheat caught by tools/grading_guard.py) gets a row with its error and a total
-of 0; it never stops the batch. Exit status 0 unless the command itself was wrong.
+Class grading writes a CSV (submission, score per question, total, error, seconds, peak memory) and a
+summary beside it. Each submission is graded by its own worker process with its own temporary folder,
+removed whatever happens; a broken submission (not a notebook, a malformed one, wrong assignment, an
+endless loop, runaway memory, a kernel that exits, a cheat) gets a row with its error and never stops or
+changes another's grade. Exit status 0 unless the command itself was wrong.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import argparse
 import csv
 import json
 import os
-import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -23,14 +25,15 @@ import tempfile
 import time
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import nbformat
 import psutil
 
-ROOT = Path(__file__).resolve().parents[1]
-GUARD = "grading_guard"
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+MAX_NOTEBOOK = 100 * 2**20   # bytes of one submitted notebook (outputs included)
+MAX_ZIP_MEMBERS = 1000
 
 
 @dataclass
@@ -40,53 +43,123 @@ class Graded:
     error: str = ""
     seconds: float = 0.0
     peak_mb: float = 0.0
+    reports: dict[str, str] = field(default_factory=dict)  # question -> what the student reads
 
     @property
     def total(self) -> float:
         return sum(self.scores.values())
 
 
-def question_points(autograder_zip: Path) -> dict[str, float]:
-    """{question: points} from the zip's test files, in notebook order (q1, q2, ..., q10)."""
-    points = {}
-    with zipfile.ZipFile(autograder_zip) as z:
-        for name in z.namelist():
-            if re.fullmatch(r"tests/[^/]+\.py", name):
-                spec: dict = {}
-                exec(z.read(name).decode(), spec)
-                points[spec["test"]["name"]] = float(spec["test"].get("points") or 0)
-    key = lambda q: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", q)]
-    return {q: points[q] for q in sorted(points, key=key)}
+def question_points(source: Path) -> dict[str, float]:
+    """{question: points}, in notebook order, from an autograder zip or its unpacked folder."""
+    import checks
+
+    return {q.name: q.points for q in checks.questions(source)}
 
 
-def load_submission(path: Path, assignment: str) -> nbformat.NotebookNode:
-    """The notebook in ``path`` (.ipynb, or the one .ipynb inside an exported .zip), ready to grade:
-    outputs cleared, kernel set to python3. Raises ValueError with a message for the CSV."""
-    if path.suffix == ".zip":
-        try:
-            with zipfile.ZipFile(path) as z:
-                names = [n for n in z.namelist() if n.endswith(".ipynb") and "__MACOSX" not in n
-                         and ".ipynb_checkpoints" not in n]
-                if len(names) != 1:
-                    raise ValueError(f"the zip holds {len(names)} notebooks, expected 1")
-                text = z.read(names[0]).decode("utf-8", "replace")
-        except zipfile.BadZipFile:
-            raise ValueError("not a readable zip file") from None
-    else:
-        text = path.read_text(encoding="utf-8", errors="replace")
+# -- reading a submission (trusted; any input must end in a ValueError with a message, nothing else) ----
+def _read_notebook_bytes(path: Path) -> bytes:
+    if path.suffix != ".zip":
+        if path.stat().st_size > MAX_NOTEBOOK:
+            raise ValueError(f"the notebook is larger than {MAX_NOTEBOOK // 2**20} MB")
+        return path.read_bytes()
     try:
-        nb = nbformat.reads(text, as_version=4)
-    except Exception as e:  # nbformat raises several JSON and schema errors
-        raise ValueError(f"not a readable notebook ({type(e).__name__}: {str(e).splitlines()[0][:200]})") from None
-    found = nb.metadata.get("otter", {}).get("assignment_name")
+        with zipfile.ZipFile(path) as z:
+            infos = z.infolist()
+            if len(infos) > MAX_ZIP_MEMBERS:
+                raise ValueError(f"the zip holds more than {MAX_ZIP_MEMBERS} files")
+            found = [i for i in infos if i.filename.endswith(".ipynb") and "__MACOSX" not in i.filename
+                     and ".ipynb_checkpoints" not in i.filename]
+            if len(found) != 1:
+                raise ValueError(f"the zip holds {len(found)} notebooks, expected 1")
+            if found[0].file_size > MAX_NOTEBOOK:
+                raise ValueError(f"the notebook in the zip is larger than {MAX_NOTEBOOK // 2**20} MB")
+            with z.open(found[0]) as f:
+                data = f.read(MAX_NOTEBOOK + 1)  # the header's size can lie: never read more than the limit
+            if len(data) > MAX_NOTEBOOK:
+                raise ValueError(f"the notebook in the zip is larger than {MAX_NOTEBOOK // 2**20} MB")
+            return data
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, RuntimeError, OSError) as e:
+        raise ValueError(f"not a readable zip file ({type(e).__name__})") from None
+
+
+def load_cells(path: Path, assignment: str) -> list[str]:
+    """The code cells a grader runs from a submission (.ipynb, or the one .ipynb in an exported .zip).
+
+    Read with plain JSON and checked field by field, so a notebook of any shape gives either its cells or
+    a ValueError that says what is wrong. Cells tagged ``otter_ignore`` are skipped, as every grader does."""
+    try:
+        nb = json.loads(_read_notebook_bytes(path).decode("utf-8", "replace"))
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"not a readable notebook (invalid JSON: {str(e)[:100]})") from None
+    if type(nb) is not dict:
+        raise ValueError("not a notebook (the file is not a JSON object)")
+    meta = nb.get("metadata")
+    otter = meta.get("otter") if type(meta) is dict else None
+    found = otter.get("assignment_name") if type(otter) is dict else None
     if found != assignment:
         raise ValueError(f"this is not {assignment}: the notebook's assignment name is {found!r} "
                          "(was the right notebook submitted?)")
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
-    return nb
+    cells = nb.get("cells")
+    if type(cells) is not list:
+        raise ValueError("not a notebook (it has no list of cells)")
+    code = []
+    for cell in cells:
+        if type(cell) is not dict or cell.get("cell_type") != "code":
+            continue
+        meta = cell.get("metadata") if type(cell.get("metadata")) is dict else {}
+        tags = meta.get("tags") if type(meta.get("tags")) is list else []
+        otter_meta = meta.get("otter") if type(meta.get("otter")) is dict else {}
+        if "otter_ignore" in tags or otter_meta.get("ignore") is True:
+            continue
+        source = cell.get("source", "")
+        if type(source) is list and all(type(s) is str for s in source):
+            source = "".join(source)
+        code.append(source if type(source) is str else "")
+    return code
+
+
+# -- one submission, in a worker process ----------------------------------------------------------------
+def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: float, threads: int) -> Graded:
+    """Run ``cells`` in a sandbox and every check of the autograder ``source`` (zip or folder) here."""
+    import checks
+    from sandbox import Sandbox, SandboxError
+
+    graded = Graded("")
+    questions = checks.questions(source)
+    with tempfile.TemporaryDirectory(prefix="public-") as tmp:
+        package = checks.extract_package(source, Path(tmp))
+        try:
+            with Sandbox({"seqcourse": package}, timeout=timeout, memory_mb=memory_mb, threads=threads) as sb:
+                results, errors = checks.grade(sb, cells, questions)
+                graded.seconds, graded.peak_mb = sb.seconds, sb.peak / 2**20
+                stopped = sb.stopped
+        except SandboxError as e:
+            graded.error = f"the notebook could not be started: {e}"
+            return graded
+    graded.scores = {r.question.name: r.score for r in results}
+    graded.reports = {r.question.name: checks.report(r) for r in results}
+    if stopped:
+        graded.error = stopped
+    elif errors:
+        graded.error = f"{len(errors)} cell(s) raised an error, e.g. {errors[0][1]}"
+    return graded
+
+
+def worker(source: Path, submission: Path, timeout: float, memory_mb: float, threads: int) -> None:
+    """Entry point of a worker process: grade one submission, print its Graded as JSON."""
+    assignment = assignment_name(source)
+    try:
+        cells = load_cells(submission, assignment)
+    except (ValueError, OSError) as e:
+        graded = Graded("", error=str(e))
+    else:
+        graded = grade_cells(cells, source, timeout=timeout, memory_mb=memory_mb, threads=threads)
+    print(json.dumps(asdict(graded)))
+
+
+def assignment_name(source: Path) -> str:
+    return source.name.removesuffix("-autograder.zip")
 
 
 def _tree_rss(proc: psutil.Process) -> int:
@@ -99,69 +172,52 @@ def _tree_rss(proc: psutil.Process) -> int:
     return total
 
 
-def _kill_tree(proc: psutil.Process) -> None:
-    for p in proc.children(recursive=True) + [proc]:
-        try:
-            p.kill()
-        except psutil.Error:
-            pass
-
-
 def grade_one(path: Path, autograder_zip: Path, *, name: str | None = None, timeout: float = 600,
               memory_mb: float = 6144, threads: int = 1) -> Graded:
-    """Grade one submission with ``otter run`` in a fresh folder, under a time and memory limit."""
-    graded = Graded(name or path.name)
-    assignment = autograder_zip.name.removesuffix("-autograder.zip")
-    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
-        work = Path(tmp)
-        try:
-            nbformat.write(load_submission(path, assignment), work / f"{assignment}.ipynb")
-        except (ValueError, OSError) as e:
-            graded.error = str(e)
-            return graded
-        with zipfile.ZipFile(autograder_zip) as z:
-            (work / "guard").mkdir()
-            (work / "guard" / f"{GUARD}.py").write_bytes(z.read(f"{GUARD}.py"))
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(work / "guard"), os.environ.get("PYTHONPATH")])),
-               "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads), "MPLBACKEND": "Agg"}
-        start = time.perf_counter()
-        with open(work / "log.txt", "wb") as log:
-            proc = subprocess.Popen([sys.executable, "-m", "otter", "run", "-a", str(autograder_zip), "-o",
-                                     str(work), "--no-logo", f"{assignment}.ipynb"],
-                                    cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-            ps, peak = psutil.Process(proc.pid), 0
+    """Grade one submission in a worker process with its own temporary folder (removed afterwards)."""
+    name = name or path.name
+    tmp = Path(tempfile.mkdtemp(prefix="grade-"))
+    start = time.perf_counter()
+    try:
+        env = {**os.environ, "TMPDIR": str(tmp), "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
+        with open(tmp / "out.json", "wb") as out, open(tmp / "log.txt", "wb") as log:
+            proc = subprocess.Popen([sys.executable, str(HERE / "grade.py"), "--worker", str(autograder_zip), str(path),
+                                     "--timeout", str(timeout), "--memory-mb", str(memory_mb), "--threads", str(threads)],
+                                    stdout=out, stderr=log, env=env, start_new_session=True)
+            ps, peak, killed = psutil.Process(proc.pid), 0, ""
             while proc.poll() is None:
                 peak = max(peak, _tree_rss(ps))
-                elapsed = time.perf_counter() - start
-                if elapsed > timeout or peak > memory_mb * 2**20:
-                    _kill_tree(ps)
+                if time.perf_counter() - start > timeout + 60:  # the sandbox's own limits come first
+                    killed = f"stopped after {timeout:g} s"
+                elif peak > (memory_mb + 1024) * 2**20:
+                    killed = f"stopped at {memory_mb:g} MB of memory"
+                if killed:
+                    for p in ps.children(recursive=True) + [ps]:
+                        try:
+                            p.kill()
+                        except psutil.Error:
+                            pass
                     proc.wait()
-                    graded.error = (f"stopped after {timeout:g} s (an endless loop or a very slow cell?)"
-                                    if elapsed > timeout else f"stopped at {memory_mb:g} MB of memory")
                     break
                 time.sleep(0.2)
-        graded.seconds, graded.peak_mb = time.perf_counter() - start, peak / 2**20
-        if graded.error:
-            return graded
-        results = work / "results.json"
-        if not results.is_file():
-            tail = (work / "log.txt").read_bytes()[-4000:].decode("utf-8", "replace").strip().splitlines()
-            last = next((l for l in reversed(tail) if re.match(r"^\w+(Error|Exception)\b", l)), tail[-1] if tail else "")
-            graded.error = f"otter run failed: {last[:300]}"
-            return graded
-        data = json.loads(results.read_text())
-    graded.scores = {t["name"]: float(t["score"]) for t in data["tests"] if "score" in t}
-    if not graded.scores:
-        failure = [t["output"] for t in data["tests"] if t.get("name") == "Autograder Exception"]
-        last = failure[0].strip().splitlines()[-1] if failure else "did the kernel die?"
-        graded.error = f"the autograder produced no scores ({last[:300]})"
-    graded.error = graded.error or data.get("output", "")
-    return graded
+        if killed:
+            return Graded(name, error=killed, seconds=time.perf_counter() - start, peak_mb=peak / 2**20)
+        try:
+            graded = Graded(**json.loads((tmp / "out.json").read_text().strip().splitlines()[-1]))
+        except (ValueError, IndexError, TypeError):
+            tail = (tmp / "log.txt").read_bytes()[-2000:].decode("utf-8", "replace").strip().splitlines()
+            return Graded(name, error=f"the grader failed: {tail[-1][:300] if tail else 'no output'}",
+                          seconds=time.perf_counter() - start, peak_mb=peak / 2**20)
+        graded.submission, graded.seconds = name, time.perf_counter() - start
+        graded.peak_mb = max(graded.peak_mb, peak / 2**20)
+        return graded
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def grade_folder(autograder_zip: Path, submissions: Path, out: Path, *, jobs: int, timeout: float,
                  memory_mb: float) -> list[Graded]:
-    notebook = autograder_zip.name.removesuffix("-autograder.zip")
+    notebook = assignment_name(autograder_zip)
     if not submissions.is_dir():
         raise SystemExit(f"{submissions} is not a folder")
     paths = sorted(p for p in submissions.rglob("*") if p.suffix in (".ipynb", ".zip") and p.is_file()
@@ -210,19 +266,67 @@ def summarize(notebook: str, rows: list[Graded], points: dict[str, float], wall:
     return "\n".join(lines)
 
 
+# -- Gradescope ------------------------------------------------------------------------------------------
+def gradescope(base: Path = Path("/autograder")) -> None:
+    """Grade the one submission in ``base/submission`` with the autograder unpacked in ``base/source`` and
+    write Gradescope's ``base/results/results.json``: per question the score and what each check said
+    (hints of failed hidden checks included; their inputs, their code and the notebook's output never)."""
+    source = base / "source"
+    assignment = json.loads((source / "otter_config.json").read_text())["assignment_name"]
+    points = question_points(source)
+    found = sorted(p for p in (base / "submission").rglob("*") if p.suffix in (".ipynb", ".zip") and p.is_file()
+                   and ".ipynb_checkpoints" not in p.parts)
+    named = [p for p in found if p.stem == assignment]
+    graded = Graded("submission")
+    if not found:
+        graded.error = "no .ipynb or .zip file was submitted"
+    else:
+        try:
+            cells = load_cells((named or found)[0], assignment)
+        except (ValueError, OSError) as e:
+            graded.error = str(e)
+        else:
+            graded = grade_cells(cells, source, timeout=float(os.environ.get("SEQCOURSE_TIMEOUT", 540)),
+                                 memory_mb=float(os.environ.get("SEQCOURSE_MEMORY_MB", 4096)), threads=1)
+    tests = [{"name": q, "score": graded.scores.get(q, 0.0), "max_score": p,
+              "output": graded.reports.get(q, "not graded: " + (graded.error or "no result")), "visibility": "visible"}
+             for q, p in points.items()]
+    results = {"score": sum(t["score"] for t in tests), "tests": tests, "stdout_visibility": "hidden",
+               "output": f"Grading note: {graded.error}" if graded.error else "Graded."}
+    (base / "results").mkdir(parents=True, exist_ok=True)
+    (base / "results" / "results.json").write_text(json.dumps(results, indent=2))
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--gradescope"]:
+        gradescope()
+        return 0
+    if argv[:1] == ["--worker"]:
+        p = argparse.ArgumentParser()
+        p.add_argument("--worker", type=Path)
+        p.add_argument("submission", type=Path)
+        p.add_argument("--timeout", type=float)
+        p.add_argument("--memory-mb", type=float)
+        p.add_argument("--threads", type=int)
+        a = p.parse_args(argv)
+        worker(a.worker, a.submission, a.timeout, a.memory_mb, a.threads)
+        return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("notebook", help="e.g. 01_rnn_lstm (its zip must be in dist/)")
     parser.add_argument("submissions", type=Path, help="folder of .ipynb or exported .zip files (searched recursively)")
     parser.add_argument("--out", type=Path, help="CSV to write (default grades/NOTEBOOK.csv)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once")
     parser.add_argument("--timeout", type=float, default=600, help="seconds one submission may take")
-    parser.add_argument("--memory-mb", type=float, default=6144, help="memory one grading may use")
+    parser.add_argument("--memory-mb", type=float, default=4096, help="memory one submission's sandbox may use")
     args = parser.parse_args(argv)
     notebook = Path(args.notebook).stem.removesuffix("-autograder")
     autograder_zip = ROOT / "dist" / f"{notebook}-autograder.zip"
     if not autograder_zip.is_file():
         raise SystemExit(f"dist/{autograder_zip.name} not found: run `make course` first")
+    from sandbox import choose_mode
+
+    choose_mode()  # refuse before grading anything if no sandbox is possible here
     grade_folder(autograder_zip, args.submissions, args.out or ROOT / "grades" / f"{notebook}.csv", jobs=args.jobs,
                  timeout=args.timeout, memory_mb=args.memory_mb)
     return 0

@@ -11,6 +11,21 @@ test = {   'name': 'q3_lstm_cell',
                                                '{tuple(_c.shape)}: chunk the (B, 4H) gates along dim=1"\n'
                                                '>>> assert bool((_h.abs() < 1).all()), "h\' must lie in (-1, 1): h\' = o * tanh(c\'), with o a sigmoid"\n',
                                        'hidden': False,
+                                       'locked': False},
+                                   {   'code': '>>> _ = torch.manual_seed(0)\n'
+                                               '>>> _ref = torch.nn.LSTMCell(3, 2)\n'
+                                               '>>> _cell = LSTMCell(3, 2)\n'
+                                               '>>> _ = _cell.load_state_dict(_ref.state_dict(), strict=False)\n'
+                                               '>>> _x = torch.tensor([[1.0, 0.5, -1.0], [0.0, -0.5, 2.0]])\n'
+                                               '>>> _h0, _c0 = (torch.tensor([[0.2, -0.4], [0.5, 0.1]]), torch.tensor([[1.0, -2.0], [0.0, 0.5]]))\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _rh, _rc = _ref(_x, (_h0, _c0))\n'
+                                               '>>> _h, _c = _cell(_x, (_h0, _c0))\n'
+                                               '>>> assert torch.allclose(_c, _rc, atol=1e-05), "on a small fixed example (B = 2, I = 3, H = 2) c\' differs from torch.nn.LSTMCell with the same '
+                                               'weights: check the gate order (i, f, g, o), sigmoid for i, f, o and tanh for g, both biases, and c\' = f * c + i * g"\n'
+                                               '>>> assert torch.allclose(_h, _rh, atol=1e-05), "on a small fixed example c\' is right but h\' differs from torch.nn.LSTMCell: h\' = o * tanh(c\'), '
+                                               'with the new cell state"\n',
+                                       'hidden': False,
                                        'locked': False}],
                       'scored': True,
                       'setup': '',

@@ -2,15 +2,42 @@ OK_FORMAT = True
 
 test = {   'name': 'q7_lm_loss',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)\n'
-                                               '>>> _lm = LSTMLanguageModel(vocab_size=9, emb_size=4, hidden_size=5)\n'
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define\n'
+                                               ">>> _Bigram = define('_Bigram', '\\nclass _Bigram(torch.nn.Module):\\n    def __init__(self, vocab_size):\\n        super().__init__()\\n        "
+                                               "self.table = torch.nn.Embedding(vocab_size, vocab_size)\\n    def forward(self, tokens, state=None):\\n        return self.table(tokens), state\\n')\n"
+                                               '>>> _ = torch.manual_seed(0)\n'
+                                               '>>> _m = _Bigram(9)\n'
                                                '>>> _ids = torch.tensor([[2, 5, 6, 7, 3], [2, 8, 3, 0, 0]])\n'
-                                               '>>> _res = lm_loss(_lm, (_ids, torch.tensor([5, 3])))\n'
+                                               '>>> _res = lm_loss(_m, (_ids, torch.tensor([5, 3])))\n'
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'return (loss, n_tokens)'\n"
                                                '>>> _loss, _n = _res\n'
                                                ">>> assert isinstance(_loss, torch.Tensor) and _loss.dim() == 0, 'loss must be a 0-dim tensor (a mean, not per-token values)'\n"
                                                ">>> assert _loss.requires_grad, 'loss must carry gradient: do not call .item() on it'\n"
                                                ">>> assert isinstance(_n, int), f'n_tokens must be a Python int, got {type(_n).__name__}'\n",
+                                       'hidden': False,
+                                       'locked': False},
+                                   {   'code': '>>> from seqcourse.testing import define\n'
+                                               ">>> _Bigram = define('_Bigram', '\\nclass _Bigram(torch.nn.Module):\\n    def __init__(self, vocab_size):\\n        super().__init__()\\n        "
+                                               "self.table = torch.nn.Embedding(vocab_size, vocab_size)\\n    def forward(self, tokens, state=None):\\n        return self.table(tokens), state\\n')\n"
+                                               '>>> def _reference_lm_loss(table, ids, pad_id=0):\n'
+                                               '...     logp = torch.log_softmax(table, -1)\n'
+                                               '...     total, count = (0.0, 0)\n'
+                                               '...     for b in range(ids.shape[0]):\n'
+                                               '...         for t in range(ids.shape[1] - 1):\n'
+                                               '...             target = int(ids[b, t + 1])\n'
+                                               '...             if target != pad_id:\n'
+                                               '...                 total = total - logp[int(ids[b, t]), target]\n'
+                                               '...                 count += 1\n'
+                                               '...     return total / count\n'
+                                               '>>> _ = torch.manual_seed(0)\n'
+                                               '>>> _table = torch.randn(9, 9)\n'
+                                               '>>> _m = _Bigram(9)\n'
+                                               ">>> _ = _m.load_state_dict({'table.weight': _table}, strict=False)\n"
+                                               '>>> _ids = torch.tensor([[2, 5, 6, 7, 3], [2, 8, 3, 0, 0]])\n'
+                                               '>>> _got, _ = lm_loss(_m, (_ids, torch.tensor([5, 3])))\n'
+                                               '>>> _want = float(_reference_lm_loss(_table, _ids))\n'
+                                               ">>> assert abs(float(_got) - _want) < 1e-05, f'on a small fixed batch the loss is {float(_got):.5f}, expected {_want:.5f}: feed ids[:, :-1] and "
+                                               "predict ids[:, 1:], and ignore <pad> targets (ignore_index)'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

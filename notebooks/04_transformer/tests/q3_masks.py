@@ -6,8 +6,12 @@ test = {   'name': 'q3_masks',
                                                ">>> assert isinstance(_pm, torch.Tensor) and _pm.dtype == torch.bool, 'padding_mask must return a bool tensor: did you fill in the TODO?'\n"
                                                ">>> assert tuple(_pm.shape) == (2, 1, 1, 3), f'padding_mask must be (B, 1, 1, S) = (2, 1, 1, 3) to broadcast over heads and queries, got "
                                                "{tuple(_pm.shape)}'\n"
+                                               ">>> assert _pm.flatten().tolist() == [True, True, True, True, True, False], f'padding_mask of [[5, 6, 7], [8, 9, <pad>]] must be True at the 5 real "
+                                               "tokens and False at the <pad>, got {_pm.flatten().tolist()}'\n"
                                                '>>> _cm = causal_mask(4)\n'
-                                               ">>> assert isinstance(_cm, torch.Tensor) and _cm.dtype == torch.bool and (tuple(_cm.shape) == (4, 4)), 'causal_mask(4) must be a (4, 4) bool tensor'\n",
+                                               ">>> assert isinstance(_cm, torch.Tensor) and _cm.dtype == torch.bool and (tuple(_cm.shape) == (4, 4)), 'causal_mask(4) must be a (4, 4) bool tensor'\n"
+                                               ">>> assert causal_mask(2).tolist() == [[True, False], [True, True]], f'causal_mask(2) must be [[True, False], [True, True]] (row = query t, column = "
+                                               "key s, True where s <= t), got {causal_mask(2).tolist()}'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

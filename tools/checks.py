@@ -1,0 +1,210 @@
+"""Run a notebook's checks on the trusted side against a submission running in a sandbox, and score them.
+
+The checks are the test cells of the master notebook (public and hidden), as Otter Assign writes them into
+the autograder's ``tests/*.py``: one source for what students run with ``grader.check`` in their own
+kernel and for what grading runs here. Here every case runs in this (trusted) process, in a namespace
+where this process's own torch, ``nn``, ``F``, ``math`` and builtins can never be shadowed, the
+notebook's names are data or :class:`sandbox.Remote` proxies, ``sandbox`` is the
+:class:`sandbox.Sandbox` (for checks that must define a reference or a helper inside the notebook) and
+``uses(definition, *names)`` a static check of the submitted source (hidden cases only).
+References are computed here; the sandbox only ever answers with data. Scores are computed here, only
+for known questions, each capped at its points. Failure messages never show a check's source or inputs.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import doctest
+import functools
+import io
+import math
+import re
+import shutil
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+from otter.test_files import OKTestFile
+
+from sandbox import RemoteError, Sandbox, SandboxError
+
+PROTECTED = {"torch": torch, "nn": torch.nn, "F": torch.nn.functional, "math": math}
+
+
+@dataclass
+class Case:
+    name: str
+    code: str
+    hidden: bool
+    points: float
+    failure_message: str = ""
+
+
+@dataclass
+class Question:
+    name: str
+    points: float
+    cases: list[Case]
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    passed: bool
+    message: str = ""
+
+
+@dataclass
+class QuestionResult:
+    question: Question
+    results: list[CaseResult] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        return min(self.question.points, round(sum(r.case.points for r in self.results if r.passed), 6))
+
+
+def questions_from_tests(texts: dict[str, str]) -> list[Question]:
+    """Questions from Otter's OK-format test files ({file name: text}), in notebook order."""
+    found = []
+    for name, text in texts.items():
+        spec: dict = {}
+        exec(text, spec)  # our own build output (trusted)
+        test = OKTestFile.from_spec(spec["test"], path=name)
+        cases = [Case(c.name, c.body, bool(c.hidden), float(c.points or 0), c.failure_message or "")
+                 for c in test.test_cases]
+        found.append(Question(spec["test"]["name"], float(spec["test"].get("points") or sum(c.points for c in cases)), cases))
+    key = lambda q: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", q.name)]  # noqa: E731
+    return sorted(found, key=key)
+
+
+def questions(source: Path) -> list[Question]:
+    """The questions of an autograder zip, or of the folder it was unpacked into (Gradescope)."""
+    if source.is_dir():
+        return questions_from_tests({f"tests/{p.name}": p.read_text() for p in (source / "tests").glob("*.py")})
+    with zipfile.ZipFile(source) as z:
+        return questions_from_tests({n: z.read(n).decode() for n in z.namelist() if re.fullmatch(r"tests/[^/]+\.py", n)})
+
+
+def extract_package(source: Path, target: Path) -> Path:
+    """The helper package an autograder carries (``files/seqcourse``), copied to ``target``; public code
+    that the notebook imports in the sandbox."""
+    package = target / "seqcourse"
+    if source.is_dir():
+        shutil.copytree(source / "files" / "seqcourse", package)
+        return package
+    with zipfile.ZipFile(source) as z:
+        for name in z.namelist():
+            if re.fullmatch(r"files/seqcourse/[\w.]+\.py", name):
+                package.mkdir(parents=True, exist_ok=True)
+                (package / name.rsplit("/", 1)[1]).write_bytes(z.read(name))
+    return package
+
+
+def notebook_cells(nb) -> list[str]:
+    """The code a grader executes from a notebook: every code cell not tagged ``otter_ignore``."""
+    return [c.source for c in nb.cells if c.cell_type == "code"
+            and "otter_ignore" not in (c.metadata.get("tags") or []) and not (c.metadata.get("otter") or {}).get("ignore")]
+
+
+def uses(cells: list[str], definition: str, *forbidden: str) -> list[str]:
+    """Which of the ``forbidden`` names the submitted ``def``/``class definition`` (its last version)
+    mentions: attributes (``nn.RNNCell``), names and keyword arguments (``label_smoothing=``). A static
+    check of the source, done here, for rules a question states about how to write an answer."""
+    found = None
+    for source in cells:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == definition:
+                found = node
+    if found is None:
+        return []
+    seen = set()
+    for node in ast.walk(found):
+        if isinstance(node, ast.Attribute):
+            seen.add(node.attr)
+        elif isinstance(node, ast.Name) and node.id != definition:  # super(RNNCell, self) names itself
+            seen.add(node.id)
+        elif isinstance(node, ast.keyword) and node.arg:
+            seen.add(node.arg)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            seen.add(node.value)  # getattr(nn, "RNNCell")
+    return sorted(set(forbidden) & seen)
+
+
+def _environment(sb: Sandbox, names: dict, cells: list[str]) -> dict:
+    env = {k: v for k, v in names.items() if k not in PROTECTED and not hasattr(builtins, k)}
+    env.update(PROTECTED)
+    env.update(__name__="__check__", __builtins__=builtins, sandbox=sb, uses=functools.partial(uses, list(cells)))
+    return env
+
+
+def _message(e: BaseException, case: Case) -> str:
+    if isinstance(e, SandboxError):
+        return f"grading stopped: {e}"
+    if isinstance(e, RemoteError):
+        text = f"your code raised {e}"
+    elif isinstance(e, AssertionError):
+        text = str(e) or "a check failed"
+    else:
+        text = f"the check could not use what your code returned ({type(e).__name__}: {str(e)[:300]})"
+    return text + (f"\n{case.failure_message}" if case.failure_message else "")
+
+
+def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0) -> CaseResult:
+    """Execute one case's doctest examples in ``env``; output must match what the test expects."""
+    try:
+        sb.request("seed", seed=seed)
+        torch.manual_seed(seed)
+        for ex in doctest.DocTestParser().get_examples(case.code):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                exec(compile(ex.source, f"<{case.name}>", "single"), env)
+            if out.getvalue().strip() != ex.want.strip():
+                return CaseResult(case, False, "the check printed something other than expected" +
+                                  (f"\n{case.failure_message}" if case.failure_message else ""))
+    except Exception as e:  # noqa: BLE001 - any failure of a case is that case's result
+        return CaseResult(case, False, _message(e, case))
+    return CaseResult(case, True)
+
+
+def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str]) -> QuestionResult:
+    result = QuestionResult(question)
+    for case in question.cases:
+        if sb.stopped:
+            result.results.append(CaseResult(case, False, f"grading stopped: {sb.stopped}"))
+            continue
+        result.results.append(run_case(sb, case, _environment(sb, names, cells)))
+    return result
+
+
+def grade(sb: Sandbox, cells: list[str], questions: list[Question]) -> tuple[list[QuestionResult], list]:
+    """Run the notebook's cells in the sandbox, then every question's checks. Returns the results and
+    the (cell, error) pairs of cells that raised."""
+    try:
+        errors = sb.run(cells)
+        names = sb.names()
+    except (SandboxError, RemoteError) as e:
+        errors, names = [(-1, str(e))], {}
+        sb.stopped = sb.stopped or str(e)
+    return [run_question(sb, q, names, cells) for q in questions], errors
+
+
+def report(result: QuestionResult, *, show_hidden_messages: bool = True) -> str:
+    """What a student reads about one question: each case passed or failed, with its hint; never the
+    code or inputs of a check."""
+    lines = []
+    for i, r in enumerate(result.results, 1):
+        kind = "hidden" if r.case.hidden else "public"
+        status = "passed" if r.passed else "failed"
+        lines.append(f"{kind} check {i} ({r.case.points:g} pt): {status}")
+        if not r.passed and (show_hidden_messages or not r.case.hidden):
+            lines.append("    " + r.message.replace("\n", "\n    "))
+    return "\n".join(lines)
+
