@@ -1,5 +1,6 @@
 """Notebook 02's mutants (bugs students make) and alternative correct solutions; run by test_mutants.py.
-Mutants of q6_translate run its hidden check, which trains a model for about 20 s."""
+Mutants of q6_translate run its hidden check, which trains a model in the sandbox (one thread: about
+a minute or more on a busy 2-core machine). The gradient checks (hidden) catch .detach()/.data bugs."""
 
 from __future__ import annotations
 
@@ -18,12 +19,16 @@ MUTANTS = [
     M("q1_encoder", "no total_length when unpacking", ", total_length=src.size(1)", "", "total_length"),
     M("q1_encoder", "only the last layer's state", "return outputs, state", "return outputs, (state[0][-1:], state[1][-1:])", "whole final state"),
     M("q1_encoder", "h returned without c", "return outputs, state", "return outputs, state[0]", ""),
+    M("q1_encoder", "embeddings detached (no gradient to the embedding)", "self.dropout(self.embedding(src))",
+      "self.dropout(self.embedding(src)).detach()", "gradient of embedding.weight"),
     # q2: decoder step
     M("q2_decoder", "softmax on the logits", "return self.out(output.squeeze(1)), state", "return torch.softmax(self.out(output.squeeze(1)), -1), state", "probabilities"),
     M("q2_decoder", "given state ignored", "self.rnn(embedded, state)", "self.rnn(embedded)", "Feed the given state"),
     M("q2_decoder", "old state returned", "output, state = self.rnn(embedded, state)", "output, _ = self.rnn(embedded, state)", "return the state"),
     M("q2_decoder", "embedding skipped", "self.embedding(token.unsqueeze(1))",
       "F.one_hot(token.unsqueeze(1), self.embedding.num_embeddings)[..., :self.embedding.embedding_dim].float()", "embedding -> rnn -> out"),
+    M("q2_decoder", "state detached after each step (truncated backprop)", "return self.out(output.squeeze(1)), state",
+      "return self.out(output.squeeze(1)), tuple(s.detach() for s in state)", "do not .detach() the state"),
     # q3: teacher-forced forward pass
     M("q3_seq2seq", "target not shifted: T steps, <sos> fed twice", "for t in range(1, tgt.size(1)):", "for t in range(tgt.size(1)):", "T-1"),
     M("q3_seq2seq", "<eos> fed as input: T steps", ("for t in range(1, tgt.size(1)):", "token = tgt[:, t] if"),
@@ -37,12 +42,17 @@ MUTANTS = [
     M("q3_seq2seq", "ratio drawn once per batch", ("logits = []\n", "token = tgt[:, t] if random.random() < teacher_forcing else"),
       ("logits = []\n        use_truth = random.random() < teacher_forcing\n", "token = tgt[:, t] if use_truth else"), "decide each step"),
     M("q3_seq2seq", "stacked along dim 0", "torch.stack(logits, dim=1)", "torch.stack(logits, dim=0)", "T-1"),
+    M("q3_seq2seq", "decoder state detached between steps", "self.decoder(token, state)",
+      "self.decoder(token, tuple(s.detach() for s in state))", "flow back through every decoder step"),
+    M("q3_seq2seq", "logits collected with .data", "logits.append(step_logits)", "logits.append(step_logits.data)", "carry no gradient"),
     # q4: loss
     M("q4_loss", "targets not shifted", "targets = tgt[:, 1:]", "targets = tgt[:, :-1]", "tgt[:, 1:]"),
     M("q4_loss", "padding counted in the loss", ", ignore_index=PAD_ID)", ")", "ignore_index"),
     M("q4_loss", "padding counted in n_tokens", "int((targets != PAD_ID).sum())", "targets.numel()", "count the targets"),
     M("q4_loss", "teacher_forcing not passed on", "model(src, src_len, tgt, teacher_forcing)", "model(src, src_len, tgt)", "teacher_forcing=0.25"),
     M("q4_loss", "logits flattened time-major", "logits.reshape(-1, logits.size(-1))", "logits.transpose(0, 1).reshape(-1, logits.size(-1))", "expected"),
+    M("q4_loss", "loss rebuilt from a float (no gradient to the model)", "return loss, int(",
+      "return torch.tensor(loss.item(), requires_grad=True), int(", "no gradient reaches the logits"),
     # q5: greedy decoding
     M("q5_greedy", "decoding never stops early", "        if finished.all():\n            break\n", "", "never stops"),
     M("q5_greedy", "stops when the first sentence finishes", "finished.all()", "finished.any()", "ALL sentences"),
@@ -50,12 +60,15 @@ MUTANTS = [
     M("q5_greedy", "<sos> fed at every step", "model.decoder(token, state)", "model.decoder(torch.full_like(token, SOS_ID), state)", "own prediction"),
     M("q5_greedy", "<sos> kept in the output", "steps = []", "steps = [token]", "expected"),
     M("q5_greedy", "argmax over the batch", "logits.argmax(-1)", "logits.argmax(0)", ""),
+    M("q5_greedy", "decoder state not carried", "logits, state = model.decoder(token, state)", "logits, _ = model.decoder(token, state)", ""),
     # q6: translate (hidden check trains the model)
     M("q6_translate", "raw ids mapped with itos (<eos>, <pad> kept)", "[tgt_vocab.decode(row) for row in out]",
       "[[tgt_vocab.itos[i] for i in row] for row in out]", "tgt_vocab.decode"),
     M("q6_translate", "sentences sorted by length, order not restored", "result = []\n",
       "sentences = sorted(sentences, key=lambda s: len(tokenize(s)))\n    result = []\n", "input order"),
     M("q6_translate", "padded length passed as every length", "lengths, max_len)", "torch.full_like(lengths, ids.size(1)), max_len)", "exactly"),
+    M("q6_translate", "sentences encoded without <sos>/<eos>", "src_vocab.encode(tokenize(s))",
+      "src_vocab.encode(tokenize(s), sos_eos=False)", "<sos>/<eos>"),
 ]
 
 ALTERNATIVES = {
@@ -122,5 +135,5 @@ return result
 
 # answers written to satisfy only the public checks (shapes, dtypes, ranges): the hidden cases must fail them
 PUBLIC_ONLY = {
-    "q5_greedy": "return torch.full((src.size(0), 1), EOS_ID, dtype=torch.long)",
+    "q5_greedy": "return torch.tensor([[5, 4, 3], [5, 3, 0]])",  # the answer of the public fixed-value case
 }

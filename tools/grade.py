@@ -177,6 +177,7 @@ def grade_one(path: Path, autograder_zip: Path, *, name: str | None = None, time
     """Grade one submission in a worker process with its own temporary folder (removed afterwards)."""
     name = name or path.name
     tmp = Path(tempfile.mkdtemp(prefix="grade-"))
+    tmp.chmod(0o711)  # in user mode the sandbox user must reach its own folder inside (nothing else)
     start = time.perf_counter()
     try:
         env = {**os.environ, "TMPDIR": str(tmp), "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}

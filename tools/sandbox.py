@@ -95,6 +95,9 @@ def sandbox_user() -> pwd.struct_passwd | None:
 
 
 def choose_mode() -> str:
+    forced = os.environ.get("SEQCOURSE_SANDBOX")  # "bwrap" or "user", to test a mode where both work
+    if forced in ("bwrap", "user"):
+        return forced
     if bwrap_works():
         return "bwrap"
     if os.geteuid() == 0 and sandbox_user() is not None:

@@ -13,6 +13,23 @@ test = {   'name': 'q1_encoder',
                                                '>>> assert tuple(_h.shape) == (2, 3, 6) and tuple(_c.shape) == (2, 3, 6), f"h and c must be (L, B, H) = (2, 3, 6), got {tuple(_h.shape)}: return the '
                                                'LSTM\'s whole final state"\n',
                                        'hidden': False,
+                                       'locked': False},
+                                   {   'code': '>>> _ = torch.manual_seed(0)\n'
+                                               '>>> _emb, _rnn = (nn.Embedding(10, 4), nn.LSTM(4, 6, 2, batch_first=True))\n'
+                                               '>>> _enc = Encoder(vocab_size=10, emb_size=4, hidden_size=6, num_layers=2).eval()\n'
+                                               ">>> _ = _enc.load_state_dict({'embedding.weight': _emb.weight.detach(), **{'rnn.' + k: v for k, v in _rnn.state_dict().items()}}, strict=False)\n"
+                                               '>>> _src, _len = (torch.tensor([[2, 5, 6, 3, 0], [2, 7, 3, 0, 0], [2, 4, 8, 9, 3]]), torch.tensor([4, 3, 5]))\n'
+                                               '>>> _out, (_h, _c) = _enc(_src, _len)\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     for _b in range(3):\n'
+                                               '...         _alone, (_ah, _ac) = _rnn(_emb(_src[_b:_b + 1, :_len[_b]]))\n'
+                                               "...         assert torch.allclose(_h[:, _b], _ah[:, 0], atol=1e-05) and torch.allclose(_c[:, _b], _ac[:, 0], atol=1e-05), f'sentence {_b} (length "
+                                               '{int(_len[_b])}): the final state differs from nn.LSTM run on the sentence alone. The LSTM ran over the padding: pack the embeddings with '
+                                               "pack_padded_sequence(..., src_len.cpu(), batch_first=True, enforce_sorted=False)'\n"
+                                               "...         assert torch.allclose(_out[_b, :_len[_b]], _alone[0], atol=1e-05), f'sentence {_b}: outputs at real positions differ from nn.LSTM run on "
+                                               "the sentence alone (embedding -> dropout -> rnn)'\n"
+                                               "...         assert bool((_out[_b, _len[_b]:] == 0).all()), 'outputs at padded positions must be zero (pad_packed_sequence does this)'\n",
+                                       'hidden': False,
                                        'locked': False}],
                       'scored': True,
                       'setup': '',

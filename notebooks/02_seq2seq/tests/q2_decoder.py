@@ -11,6 +11,24 @@ test = {   'name': 'q2_decoder',
                                                ">>> assert tuple(_logits.shape) == (3, 9), f'logits must be (B, V) = (3, 9), got {tuple(_logits.shape)}: one step, so squeeze the time axis (dim 1)'\n"
                                                ">>> assert tuple(_h.shape) == (2, 3, 6), 'the new state must have the shape of the old one, (L, B, H)'\n",
                                        'hidden': False,
+                                       'locked': False},
+                                   {   'code': '>>> _ = torch.manual_seed(0)\n'
+                                               '>>> _emb, _rnn, _lin = (nn.Embedding(9, 4), nn.LSTM(4, 6, 2, batch_first=True), nn.Linear(6, 9))\n'
+                                               '>>> _dec = Decoder(vocab_size=9, emb_size=4, hidden_size=6, num_layers=2).eval()\n'
+                                               ">>> _ = _dec.load_state_dict({'embedding.weight': _emb.weight.detach(), **{'rnn.' + k: v for k, v in _rnn.state_dict().items()}, **{'out.' + k: v for "
+                                               'k, v in _lin.state_dict().items()}}, strict=False)\n'
+                                               '>>> _tok, _h0, _c0 = (torch.tensor([2, 5, 7]), torch.randn(2, 3, 6), torch.randn(2, 3, 6))\n'
+                                               '>>> _logits, (_h, _c) = _dec(_tok, (_h0, _c0))\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _o, (_wh, _wc) = _rnn(_emb(_tok)[:, None], (_h0, _c0))\n'
+                                               '...     _want = _lin(_o[:, 0])\n'
+                                               ">>> assert not (torch.allclose(_logits.sum(-1), torch.ones(3), atol=0.001) or torch.allclose(_logits.exp().sum(-1), torch.ones(3), atol=0.001)), 'the "
+                                               "logits look like probabilities (rows sum to 1): return raw scores, no softmax'\n"
+                                               '>>> assert torch.allclose(_logits, _want, atol=1e-05), "one step\'s logits differ from out(rnn(embedding(token), state)). Feed the given state to '
+                                               'self.rnn (embedding -> rnn -> out)"\n'
+                                               '>>> assert torch.allclose(_h, _wh, atol=1e-05) and torch.allclose(_c, _wc, atol=1e-05), "the new (h, c) differs from the LSTM\'s after this step: '
+                                               'return the state that self.rnn gives back"\n',
+                                       'hidden': False,
                                        'locked': False}],
                       'scored': True,
                       'setup': '',

@@ -10,6 +10,36 @@ test = {   'name': 'q3_seq2seq',
                                                ">>> assert tuple(_logits.shape) == (2, 4, 8), f'logits must be (B, T-1, V) = (2, 4, 8), got {tuple(_logits.shape)}: T-1 steps, reading tgt[:, :-1] and "
                                                "predicting tgt[:, 1:] (never feed <eos>)'\n",
                                        'hidden': False,
+                                       'locked': False},
+                                   {   'code': '>>> from seqcourse.testing import define\n'
+                                               ">>> _Ref = define('_Ref', 'if True:  # reference encoder and decoder, so that this check does not depend on questions 1-2\\n    class "
+                                               '_RefEncoder(nn.Module):\\n        def __init__(self, V, E, H, L=1):\\n            super().__init__()\\n            self.embedding, self.rnn = '
+                                               'nn.Embedding(V, E), nn.LSTM(E, H, L, batch_first=True)\\n        def forward(self, src, src_len):\\n            packed = '
+                                               'nn.utils.rnn.pack_padded_sequence(self.embedding(src), src_len.cpu(), batch_first=True, enforce_sorted=False)\\n            out, state = '
+                                               'self.rnn(packed)\\n            return nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=src.size(1))[0], state\\n    class '
+                                               '_RefDecoder(nn.Module):\\n        def __init__(self, V, E, H, L=1):\\n            super().__init__()\\n            self.embedding, self.rnn, self.out '
+                                               '= nn.Embedding(V, E), nn.LSTM(E, H, L, batch_first=True), nn.Linear(H, V)\\n        def forward(self, token, state):\\n            out, state = '
+                                               'self.rnn(self.embedding(token).unsqueeze(1), state)\\n            return self.out(out.squeeze(1)), state\\n    class _RefModel(nn.Module):\\n        '
+                                               'def __init__(self, encoder, decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n    _Ref = '
+                                               "(_RefEncoder, _RefDecoder, _RefModel)')\n"
+                                               '>>> _ = torch.manual_seed(0)\n'
+                                               '>>> _eemb, _ernn = (nn.Embedding(10, 4), nn.LSTM(4, 6, batch_first=True))\n'
+                                               '>>> _demb, _drnn, _dlin = (nn.Embedding(8, 4), nn.LSTM(4, 6, batch_first=True), nn.Linear(6, 8))\n'
+                                               '>>> _e, _d = (_Ref[0](10, 4, 6), _Ref[1](8, 4, 6))\n'
+                                               ">>> _ = _e.load_state_dict({'embedding.weight': _eemb.weight.detach(), **{'rnn.' + k: v for k, v in _ernn.state_dict().items()}})\n"
+                                               ">>> _ = _d.load_state_dict({'embedding.weight': _demb.weight.detach(), **{'rnn.' + k: v for k, v in _drnn.state_dict().items()}, **{'out.' + k: v for "
+                                               'k, v in _dlin.state_dict().items()}})\n'
+                                               '>>> _src, _len = (torch.tensor([[2, 5, 3], [2, 6, 3]]), torch.tensor([3, 3]))\n'
+                                               '>>> _tgt = torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0]])\n'
+                                               '>>> _logits = Seq2Seq(_e, _d)(_src, _len, _tgt, teacher_forcing=1.0)\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _, _state = _ernn(_eemb(_src))\n'
+                                               '...     _o, _ = _drnn(_demb(_tgt[:, :-1]), _state)\n'
+                                               '...     _want = _dlin(_o)\n'
+                                               ">>> assert tuple(_logits.shape) == (2, 4, 8), f'logits must be (B, T-1, V) = (2, 4, 8), got {tuple(_logits.shape)}: T-1 steps, stacked along dim 1'\n"
+                                               '>>> assert torch.allclose(_logits, _want, atol=1e-05), "with teacher_forcing=1 the logits must equal the decoder run over tgt[:, :-1] (never the token '
+                                               'being predicted, never <eos> as input), started from the encoder\'s final state and carrying its own state from step to step"\n',
+                                       'hidden': False,
                                        'locked': False}],
                       'scored': True,
                       'setup': '',

@@ -9,6 +9,50 @@ test = {   'name': 'q5_greedy',
                                                ">>> assert _out.dtype == torch.long and _out.dim() == 2 and (_out.shape[0] == 2), f'expected (B, L) long, got {tuple(_out.shape)} {_out.dtype}'\n"
                                                ">>> assert 1 <= _out.shape[1] <= 7, f'{_out.shape[1]} steps with max_len=7'\n",
                                        'hidden': False,
+                                       'locked': False},
+                                   {   'code': '>>> from seqcourse.testing import define\n'
+                                               ">>> _Ref = define('_Ref', 'if True:  # reference encoder and decoder, so that this check does not depend on questions 1-2\\n    class "
+                                               '_RefEncoder(nn.Module):\\n        def __init__(self, V, E, H, L=1):\\n            super().__init__()\\n            self.embedding, self.rnn = '
+                                               'nn.Embedding(V, E), nn.LSTM(E, H, L, batch_first=True)\\n        def forward(self, src, src_len):\\n            packed = '
+                                               'nn.utils.rnn.pack_padded_sequence(self.embedding(src), src_len.cpu(), batch_first=True, enforce_sorted=False)\\n            out, state = '
+                                               'self.rnn(packed)\\n            return nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=src.size(1))[0], state\\n    class '
+                                               '_RefDecoder(nn.Module):\\n        def __init__(self, V, E, H, L=1):\\n            super().__init__()\\n            self.embedding, self.rnn, self.out '
+                                               '= nn.Embedding(V, E), nn.LSTM(E, H, L, batch_first=True), nn.Linear(H, V)\\n        def forward(self, token, state):\\n            out, state = '
+                                               'self.rnn(self.embedding(token).unsqueeze(1), state)\\n            return self.out(out.squeeze(1)), state\\n    class _RefModel(nn.Module):\\n        '
+                                               'def __init__(self, encoder, decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n    _Ref = '
+                                               "(_RefEncoder, _RefDecoder, _RefModel)')\n"
+                                               '>>> _ = torch.manual_seed(9)\n'
+                                               '>>> _eemb, _ernn = (nn.Embedding(10, 4), nn.LSTM(4, 6, batch_first=True))\n'
+                                               '>>> _demb, _drnn, _dlin = (nn.Embedding(8, 4), nn.LSTM(4, 6, batch_first=True), nn.Linear(6, 8))\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     for _m in (_eemb, _ernn, _demb, _drnn, _dlin):\n'
+                                               '...         for _p in _m.parameters():\n'
+                                               '...             _ = _p.mul_(3.0)\n'
+                                               '...     _ = _dlin.bias[3].add_(1.0)\n'
+                                               '>>> _e, _d = (_Ref[0](10, 4, 6), _Ref[1](8, 4, 6))\n'
+                                               ">>> _ = _e.load_state_dict({'embedding.weight': _eemb.weight.detach(), **{'rnn.' + k: v for k, v in _ernn.state_dict().items()}})\n"
+                                               ">>> _ = _d.load_state_dict({'embedding.weight': _demb.weight.detach(), **{'rnn.' + k: v for k, v in _drnn.state_dict().items()}, **{'out.' + k: v for "
+                                               'k, v in _dlin.state_dict().items()}})\n'
+                                               '>>> _src, _len, _max = (torch.tensor([[2, 5, 3], [2, 6, 7]]), torch.tensor([3, 3]), 7)\n'
+                                               '>>> _want = []\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     for _b in range(_src.size(0)):\n'
+                                               '...         _, _st = _ernn(_eemb(_src[_b:_b + 1, :_len[_b]]))\n'
+                                               '...         _tok, _row = (torch.tensor([2]), [])\n'
+                                               '...         for _t in range(_max):\n'
+                                               '...             _o, _st = _drnn(_demb(_tok)[:, None], _st)\n'
+                                               '...             _tok = _dlin(_o[:, 0]).argmax(-1)\n'
+                                               '...             _row.append(int(_tok))\n'
+                                               '...             if _row[-1] == 3:\n'
+                                               '...                 break\n'
+                                               '...         _want.append(_row)\n'
+                                               '>>> _steps = max((len(_r) for _r in _want))\n'
+                                               '>>> _want = torch.tensor([_r + [0] * (_steps - len(_r)) for _r in _want])\n'
+                                               '>>> _out = greedy_decode(_Ref[2](_e, _d), _src, _len, max_len=_max)\n'
+                                               ">>> assert isinstance(_out, torch.Tensor) and _out.dtype == torch.long and (_out.dim() == 2), 'return a (B, L) long tensor of token ids'\n"
+                                               '>>> assert torch.equal(_out, _want), f"got {_out.tolist()}, expected {_want.tolist()}: start from <sos> with the encoder\'s final state, feed back '
+                                               'each step\'s argmax (its own prediction), keep <eos>, write <pad> after it, and stop once ALL sentences have produced <eos>"\n',
+                                       'hidden': False,
                                        'locked': False}],
                       'scored': True,
                       'setup': '',
