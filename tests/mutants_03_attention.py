@@ -1,5 +1,6 @@
 """Notebook 03's mutants (bugs students make) and alternative correct solutions; run by test_mutants.py.
-Mutants of q5_decoder also run its hidden check, which trains a model for about 15-20 s."""
+Mutants of q5_decoder also run its hidden check, which trains a model for about 15-20 s (longer on a busy
+machine); the gradient bugs (.detach(), .data) are caught by the hidden cases that run backward in the sandbox."""
 
 from __future__ import annotations
 
@@ -20,11 +21,14 @@ MUTANTS = [
     M("q1_dot_general", "softmax inside the score", "        return scores\n", "        return torch.softmax(scores, -1)\n", "plain dot products"),
     M("q1_dot_general", "general: every query against every sentence's keys",
       "torch.bmm(keys, projected.unsqueeze(2)).squeeze(2)", 'torch.einsum("bsk,ck->bs", keys, projected)', "keep the batch dimension separate"),
+    M("q1_dot_general", "general: projection detached (no gradient to W_a)", "projected = self.W_a(query)", "projected = self.W_a(query).detach()",
+      "no (or a wrong) gradient reaches W_a"),
     # q2: additive
     M("q2_additive", "no tanh", "torch.tanh(self.W_q(query).unsqueeze(1) + self.W_k(keys))", "(self.W_q(query).unsqueeze(1) + self.W_k(keys))", "apply tanh"),
     M("q2_additive", "tanh after v_a", ("hidden = torch.tanh(self.W_q(query).unsqueeze(1) + self.W_k(keys))", "return self.v_a(hidden).squeeze(2)"),
       ("hidden = self.W_q(query).unsqueeze(1) + self.W_k(keys)", "return torch.tanh(self.v_a(hidden)).squeeze(2)"), "then tanh, then v_a"),
     M("q2_additive", "softmax inside the score", "return self.v_a(hidden).squeeze(2)", "return torch.softmax(self.v_a(hidden).squeeze(2), -1)", "v_a . tanh"),
+    M("q2_additive", "key projection detached (no gradient to W_k)", "self.W_k(keys))", "self.W_k(keys).detach())", "gradient reaches W_k.weight"),
     # q3: masked softmax
     M("q3_masked_softmax", "softmax over the batch axis", "torch.softmax(scores, dim=-1)", "torch.softmax(scores, dim=0)", "dim=-1"),
     M("q3_masked_softmax", "scores not masked before softmax (weights zeroed after)", MASK_FILL, "scores = scores", "mask BEFORE"),
@@ -38,11 +42,15 @@ MUTANTS = [
     M("q3_masked_softmax", "weights multiplied by the mask (NaN * 0 = NaN)", ZERO_FILL, "return weights * mask", "not NaN"),
     M("q3_masked_softmax", "finite fill without zeroing: an all-masked row attends to padding", (MASK_FILL, ZERO_FILL),
       ("scores = scores.masked_fill(~mask, -1e9)", "return weights"), "all zeros"),
+    M("q3_masked_softmax", ".data on the scores (no gradient)", MASK_FILL, 'scores = scores.data.masked_fill(~mask, float("-inf"))',
+      "no gradient reaches the scores"),
     # q4: attention
     M("q4_attention", "context from the keys", "torch.bmm(weights.unsqueeze(1), values)", "torch.bmm(weights.unsqueeze(1), keys)", "VALUES"),
     M("q4_attention", "mask not passed", "masked_softmax(score(query, keys), mask)", "torch.softmax(score(query, keys), -1)", "pass the mask on"),
     M("q4_attention", "plain mean of the values", "torch.bmm(weights.unsqueeze(1), values).squeeze(1)", "values.mean(dim=1)", "not a plain mean"),
     M("q4_attention", "weighted sum over the wrong axis", "torch.bmm(weights.unsqueeze(1), values).squeeze(1)", "(weights.unsqueeze(-1) * values).sum(2)", "(B, D_v)"),
+    M("q4_attention", "weights detached in the context", "torch.bmm(weights.unsqueeze(1), values)", "torch.bmm(weights.detach().unsqueeze(1), values)",
+      "flow back through the weights"),
     # q5: attention decoder step (the hidden check trains it)
     M("q5_decoder", "no input feeding", "self.embedding(token)), feed]", "self.embedding(token)), torch.zeros_like(feed)]", "input feeding"),
     M("q5_decoder", "attends with the previous state h_{t-1}",
@@ -51,6 +59,8 @@ MUTANTS = [
     M("q5_decoder", "mask not passed", "attention(self.score, h, memory, memory, mask)", "attention(self.score, h, memory, memory, torch.ones_like(mask))", "pass the mask"),
     M("q5_decoder", "[h_t; c_t] instead of [c_t; h_t]", "torch.cat([context, h], dim=-1)", "torch.cat([h, context], dim=-1)", "the context first"),
     M("q5_decoder", "no tanh in the attentional vector", "torch.tanh(self.W_c(torch.cat([context, h], dim=-1)))", "self.W_c(torch.cat([context, h], dim=-1))", "tanh(W_c"),
+    M("q5_decoder", "recurrence detached (h_{t-1}.detach())", "h = self.rnn(x, h)", "h = self.rnn(x, h.detach())", "previous state h_{t-1}"),
+    M("q5_decoder", ".data on the fed attentional vector", "self.embedding(token)), feed]", "self.embedding(token)), feed.data]", "fed vector h~_{t-1}"),
     # q6: length penalty
     M("q6_length_penalty", "alpha on the numerator only", "((5 + length) / 6) ** alpha", "(5 + length) ** alpha / 6", "the whole fraction"),
     M("q6_length_penalty", "no 5", "((5 + length) / 6) ** alpha", "(length / 6) ** alpha", "(5 + |Y|)"),
@@ -144,7 +154,8 @@ return [s for _, s in best], torch.tensor([v for v, _ in best])
 """,
 }
 
-# answers written to satisfy only the public checks: here the public example's expected weights, typed in
+# answers written to satisfy only the public checks: the public examples' expected values, typed in
 PUBLIC_ONLY = {
     "q3_masked_softmax": "return torch.tensor([[0.09003057, 0.24472847, 0.66524096], [0.5, 0.5, 0.0]])",
+    "q6_length_penalty": "return torch.tensor([[1.0, 2 ** 0.5], [2.0, (8 / 6) ** 0.5]]) if isinstance(length, torch.Tensor) else 1.0",
 }

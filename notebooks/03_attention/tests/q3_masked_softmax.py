@@ -8,7 +8,9 @@ test = {   'name': 'q3_masked_softmax',
                                                ">>> assert float(_w[1, 2]) == 0.0, f'a masked position (mask False) must get weight exactly 0, got {float(_w[1, 2]):.4f}: mask the scores with -inf "
                                                "before the softmax'\n"
                                                ">>> assert torch.allclose(_w.sum(-1), torch.ones(2), atol=1e-06), f'each row must sum to 1 over the source positions (softmax over dim=-1), got "
-                                               "{_w.sum(-1).tolist()}'\n",
+                                               "{_w.sum(-1).tolist()}'\n"
+                                               ">>> assert torch.allclose(_w, torch.tensor([[0.09003057, 0.24472847, 0.66524096], [0.5, 0.5, 0.0]]), atol=1e-05), f'got {_w.tolist()}: row 0 must be "
+                                               "softmax([1, 2, 3]), row 1 softmax([0.5, 0.5]) on its two real positions and 0 on the masked one'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -7,7 +7,22 @@ test = {   'name': 'q4_attention',
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'attention must return (context, weights): did you fill in the TODO?'\n"
                                                ">>> assert tuple(_res[0].shape) == (2, 6), f'context must be (B, D_v) = (2, 6), got {tuple(_res[0].shape)}: a weighted sum of the values over the "
                                                "source positions'\n"
-                                               ">>> assert tuple(_res[1].shape) == (2, 3), f'weights must be (B, S) = (2, 3), got {tuple(_res[1].shape)}'\n",
+                                               ">>> assert tuple(_res[1].shape) == (2, 3), f'weights must be (B, S) = (2, 3), got {tuple(_res[1].shape)}'\n"
+                                               '>>> from seqcourse.testing import define\n'
+                                               '>>> _Dot = define(\'_Dot\', \'\\nclass _Dot(nn.Module):\\n    def forward(self, query, keys):\\n        return torch.einsum("bd,bsd->bs", query, '
+                                               "keys)\\n')\n"
+                                               '>>> _q = torch.tensor([[1.0, 0.0], [0.0, 2.0]])\n'
+                                               '>>> _k = torch.tensor([[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [[1.0, 0.0], [0.0, 1.0], [5.0, 5.0]]])\n'
+                                               '>>> _v = torch.arange(12.0).view(2, 3, 2)\n'
+                                               '>>> _mask = torch.tensor([[True, True, True], [True, True, False]])\n'
+                                               '>>> _ctx, _w = attention(_Dot(), _q, _k, _v, _mask)\n'
+                                               ">>> _want_w = torch.softmax(torch.einsum('bd,bsd->bs', _q, _k).masked_fill(~_mask, float('-inf')), -1)\n"
+                                               ">>> assert isinstance(_w, torch.Tensor) and tuple(_w.shape) == (2, 3) and torch.allclose(_w, _want_w, atol=1e-05), f'got weights {_w.tolist()}, "
+                                               'expected {[[round(x, 4) for x in r] for r in _want_w.tolist()]}: masked_softmax(score(query, keys), mask), so pass the mask on (this uses your '
+                                               "masked_softmax from question 3)'\n"
+                                               ">>> assert isinstance(_ctx, torch.Tensor) and tuple(_ctx.shape) == (2, 2) and torch.allclose(_ctx, torch.einsum('bs,bsd->bd', _want_w, _v), "
+                                               "atol=1e-05), f'got context {_ctx.tolist()}: it must be sum_s weights[b, s] * values[b, s], the weighted sum of the VALUES (not the keys, not a plain "
+                                               "mean)'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
