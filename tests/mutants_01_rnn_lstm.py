@@ -21,6 +21,10 @@ MUTANTS = [
     M("q1_rnn_cell", "previous state detached", "h @ self.weight_hh.T", "h.detach() @ self.weight_hh.T", "do not detach h"),
     M("q1_rnn_cell", "PyTorch's own cell (the question forbids it)", "return torch.tanh(x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh)",
       "return torch.rnn_tanh_cell(x, h, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)", "not PyTorch's recurrent layers"),
+    M("q1_rnn_cell", "a loop over the batch (the question asks for none)",
+      "return torch.tanh(x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh)",
+      "return torch.stack([torch.tanh(self.weight_ih @ x[b] + self.bias_ih + self.weight_hh @ h[b] + self.bias_hh) for b in range(x.shape[0])])",
+      "RNNCell uses ['loop']"),
     # q2: RNN unrolled
     M("q2_rnn", "hidden state not carried", "h = self.cell(x[:, t], h)",
       "h = self.cell(x[:, t], x.new_zeros(B, self.hidden_size) if h0 is None else h0)", "carried"),

@@ -45,6 +45,10 @@ MUTANTS = [
     M("q3_masks", "causal mask off by one: sees the next word", ".tril()", ".tril(1)", "the future"),
     M("q3_masks", "no causal mask at all", ".tril()", "", "the future"),
     # q4: sinusoidal positions
+    M("q4_positions", "a loop over the columns (the question asks for none)",
+      ("pe = torch.zeros(max_len, d_model)\n    pe[:, 0::2] = torch.sin(angle)\n    pe[:, 1::2] = torch.cos(angle)",),
+      ("pe = torch.zeros(max_len, d_model)\n    for j in range(0, d_model, 2):\n        pe[:, j] = torch.sin(angle[:, j // 2])\n        pe[:, j + 1] = torch.cos(angle[:, j // 2])",),
+      "without a loop"),
     M("q4_positions", "sin and cos swapped", ("pe[:, 0::2] = torch.sin(angle)", "pe[:, 1::2] = torch.cos(angle)"),
       ("pe[:, 0::2] = torch.cos(angle)", "pe[:, 1::2] = torch.sin(angle)"), "sin and cos swapped"),
     M("q4_positions", "exponent i / d_model instead of 2i / d_model", "angle = pos / 10000 ** (two_i / d_model)",
@@ -135,12 +139,10 @@ i = torch.arange(size, device=device)
 return i[:, None] >= i[None, :]
 """),
     "q4_positions": """
-pe = torch.empty(max_len, d_model)
-for i in range(0, d_model, 2):
-    freq = math.exp(-math.log(10000.0) * i / d_model)
-    pe[:, i] = torch.sin(torch.arange(max_len) * freq)
-    pe[:, i + 1] = torch.cos(torch.arange(max_len) * freq)
-return pe
+pos = torch.arange(max_len, dtype=torch.float32)[:, None]
+freq = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))
+angles = pos * freq
+return torch.stack([angles.sin(), angles.cos()], dim=-1).reshape(max_len, d_model)
 """,
     "q5_encoder_layer": ("""
 hidden = torch.relu(self.linear1(x))

@@ -52,6 +52,16 @@ ATTACKS = {
                      'def _patch(*a):\n    OKTestFile.run = lambda self, g: setattr(self, "test_case_results", '
                      '[TestCaseResult(test_case=c, message="ok", passed=True) for c in self.test_cases])\n'
                      'get_ipython().events.register("pre_run_cell", _patch)'),
+    "delete-tests": 'import shutil\nshutil.rmtree("tests", ignore_errors=True)',
+    "write-check-restore": (
+        'import pathlib\nfrom otter.execute import Checker\nfrom otter.nbmeta_config import NBMetadataConfig\n'
+        'saved = {p: p.read_text() for p in pathlib.Path("tests").glob("*.py")}\n'
+        f'for p in saved:\n    p.write_text({FAKE_TEST!r} % p.stem)\n'
+        'for p in saved:\n    Checker.check(str(p), NBMetadataConfig(), global_env=globals())\n'
+        'for p, text in saved.items():\n    p.write_text(text)'),
+    "patch-check-restore": (
+        'import torch\n_allclose = torch.allclose\ntorch.allclose = lambda *a, **k: True\n'
+        f'for _q in {QUESTIONS!r}:\n    grader.check(_q)\ntorch.allclose = _allclose'),
     "exit": "import os\nos._exit(0)",
     "memory": "_hog = bytearray(8 * 2**30)\n_hog[::4096] = b'x' * len(_hog[::4096])",
     "detached-child": (f'import os, subprocess\nsubprocess.Popen(["sh", "-c", "exec -a {TOKEN}-child sleep 300"], '
@@ -59,11 +69,11 @@ ATTACKS = {
                        f'import atexit\natexit.register(lambda: open("/tmp/{TOKEN}-atexit", "w").write("x"))'),
 }
 # attacks placed at the end of the notebook (after the answers); the others go right after Otter's init cell
-AT_END = {"ipython-hook", "read-solutions"}
+AT_END = {"ipython-hook", "read-solutions", "write-check-restore", "patch-check-restore"}
 # attacks made on a wrong answer (q1 with sigmoid for tanh), to show what they add to its honest score
-ON_WRONG_ANSWER = {"allclose", "torch-function-mode", "shadow-builtins"}
+ON_WRONG_ANSWER = {"allclose", "torch-function-mode", "shadow-builtins", "patch-check-restore"}
 # attacks that earn points from Otter's own in-kernel grading with the same tests (shown below)
-EFFECTIVE_IN_OTTER = {"write-tests", "allclose", "patch-otter", "read-solutions"}
+EFFECTIVE_IN_OTTER = {"write-tests", "allclose", "patch-otter", "read-solutions", "write-check-restore", "patch-check-restore"}
 
 
 def _cell(nb, text):

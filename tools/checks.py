@@ -112,7 +112,8 @@ def notebook_cells(nb) -> list[str]:
 
 def uses(cells: list[str], definition: str, *forbidden: str) -> list[str]:
     """Which of the ``forbidden`` names the submitted ``def``/``class definition`` (its last version)
-    mentions: attributes (``nn.RNNCell``), names and keyword arguments (``label_smoothing=``). A static
+    mentions: attributes (``nn.RNNCell``), names, keyword arguments (``label_smoothing=``) and ``"loop"``
+    for any loop or comprehension. A static
     check of the source, done here, for rules a question states about how to write an answer."""
     found = None
     for source in cells:
@@ -135,6 +136,8 @@ def uses(cells: list[str], definition: str, *forbidden: str) -> list[str]:
             seen.add(node.arg)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             seen.add(node.value)  # getattr(nn, "RNNCell")
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.comprehension)):
+            seen.add("loop")
     return sorted(set(forbidden) & seen)
 
 
