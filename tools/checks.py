@@ -5,7 +5,8 @@ the autograder's ``tests/*.py``: one source for what students run with ``grader.
 kernel and for what grading runs here. Here every case runs in this (trusted) process, in a namespace
 where this process's own torch, ``nn``, ``F``, ``math`` and builtins can never be shadowed, the
 notebook's names are data or :class:`sandbox.Remote` proxies, ``sandbox`` is the
-:class:`sandbox.Sandbox` (for checks that must define a reference or a helper inside the notebook) and
+:class:`sandbox.Sandbox` (for checks that define a helper inside the notebook, or swap a reference in
+for one check with ``sandbox.swap``) and
 ``uses(definition, *names)`` a static check of the submitted source (hidden cases only).
 References are computed here; the sandbox only ever answers with data. Scores are computed here, only
 for known questions, each capped at its points. Failure messages never show a check's source or inputs.
@@ -104,12 +105,6 @@ def extract_package(source: Path, target: Path) -> Path:
     return package
 
 
-def notebook_cells(nb) -> list[str]:
-    """The code a grader executes from a notebook: every code cell not tagged ``otter_ignore``."""
-    return [c.source for c in nb.cells if c.cell_type == "code"
-            and "otter_ignore" not in (c.metadata.get("tags") or []) and not (c.metadata.get("otter") or {}).get("ignore")]
-
-
 def uses(cells: list[str], definition: str, *forbidden: str) -> list[str]:
     """Which of the ``forbidden`` names the submitted ``def``/``class definition`` (its last version)
     mentions: attributes (``nn.RNNCell``), names, keyword arguments (``label_smoothing=``) and ``"loop"``
@@ -199,7 +194,7 @@ def grade(sb: Sandbox, cells: list[str], questions: list[Question]) -> tuple[lis
     return [run_question(sb, q, names, cells) for q in questions], errors
 
 
-def report(result: QuestionResult, *, show_hidden_messages: bool = True) -> str:
+def report(result: QuestionResult) -> str:
     """What a student reads about one question: each case passed or failed, with its hint; never the
     code or inputs of a check."""
     lines = []
@@ -207,7 +202,7 @@ def report(result: QuestionResult, *, show_hidden_messages: bool = True) -> str:
         kind = "hidden" if r.case.hidden else "public"
         status = "passed" if r.passed else "failed"
         lines.append(f"{kind} check {i} ({r.case.points:g} pt): {status}")
-        if not r.passed and (show_hidden_messages or not r.case.hidden):
+        if not r.passed:
             lines.append("    " + r.message.replace("\n", "\n    "))
     return "\n".join(lines)
 

@@ -23,6 +23,7 @@ as ordinary code (``cell = RNNCell(3, 4); h = cell(x, h0)``) and everything it g
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import pwd
@@ -123,7 +124,6 @@ class Sandbox:
         self.proc: subprocess.Popen | None = None
         self.peak = 0
         self.stopped: str = ""   # why the sandbox was stopped by us (time or memory)
-        self.objects: dict[int, Remote] = {}
 
     # -- life cycle -------------------------------------------------------------------------------
     def __enter__(self) -> "Sandbox":
@@ -350,8 +350,16 @@ class Sandbox:
     def set_global(self, name: str, value) -> None:
         self.request("setglobal", name=name, value=self.send(value))
 
-    def release(self) -> None:
-        self.request("release")
+    @contextlib.contextmanager
+    def swap(self, name: str, source: str):
+        """While the block runs, the notebook's ``name`` is the one ``source`` defines (a reference, so that a
+        bug elsewhere does not cascade into this check); the student's own is put back afterwards."""
+        saved = self.get_global(name)
+        self.define(name, source)
+        try:
+            yield
+        finally:
+            self.set_global(name, saved)
 
 
 def _ref_of(obj):

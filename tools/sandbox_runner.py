@@ -120,11 +120,6 @@ class Session:
             return wire.encode(list(target), ref)
         if op == "bool":
             return bool(target)
-        if op == "repr":
-            return repr(target)[:2000]
-        if op == "release":
-            OBJECTS.clear()
-            return None
         raise ValueError(f"unknown request {op!r}")
 
 
