@@ -1,9 +1,16 @@
-"""One helper for the course's checks, which run in two places: in the student's own kernel
-(``grader.check``) and, when grading, on the trusted side while the notebook runs in a sandbox."""
+"""Helpers for the course's checks, which run in two places: in the student's own kernel
+(``grader.check``) and, when grading, on the trusted side while the notebook runs in a sandbox.
+
+A check gets a helper where the student's code runs with ``define``, e.g.
+``_grads = define("_grads", "from seqcourse.testing import grads as _grads")``: the helper then calls
+the student's code there and answers with plain data (tensors, strings, dicts).
+"""
 
 from __future__ import annotations
 
 import sys
+
+import torch
 
 
 def define(name: str, source: str):
@@ -19,3 +26,100 @@ def define(name: str, source: str):
         return sandbox.define(name, source)
     exec(compile(source, f"<{name}>", "exec"), env)
     return env[name]
+
+
+def _tensors(obj) -> list:
+    """Every tensor in a (nested) tuple, list or dict, in order."""
+    if isinstance(obj, torch.Tensor):
+        return [obj]
+    if isinstance(obj, dict):
+        obj = list(obj.values())
+    if isinstance(obj, (tuple, list)):
+        return [t for v in obj for t in _tensors(v)]
+    return []
+
+
+def _map(obj, fn):
+    if isinstance(obj, torch.Tensor):
+        return fn(obj)
+    if isinstance(obj, (tuple, list)):
+        return type(obj)(_map(v, fn) for v in obj)
+    if isinstance(obj, dict):
+        return {k: _map(v, fn) for k, v in obj.items()}
+    return obj
+
+
+def grads(call, args: tuple, weights: list, module: torch.nn.Module | None = None):
+    """Backpropagate sum_i (output_i * weights_i).sum() through ``call(*args)``.
+
+    Floating-point tensors in ``args`` become fresh leaves; outputs are every tensor ``call`` returns, in
+    order (nested tuples/lists). Returns None when the outputs carry no gradient at all, else
+    ``(parameter_grads, input_grads)``: {name: grad or None} over ``module``'s parameters and the
+    gradients of the floating-point inputs, in order (None where none reached an input).
+    """
+    args = _map(args, lambda t: t.detach().clone().requires_grad_(True) if t.is_floating_point() else t)
+    if module is not None:
+        module.zero_grad(set_to_none=True)
+    outs = _tensors(call(*args))
+    loss = sum((o * w).sum() for o, w in zip(outs, weights) if o.is_floating_point())
+    if not isinstance(loss, torch.Tensor) or not loss.requires_grad:
+        return None
+    loss.backward()
+    params = {} if module is None else {n: None if p.grad is None else p.grad.detach().clone()
+                                        for n, p in module.named_parameters()}
+    return params, [a.grad for a in _tensors(args) if a.is_floating_point()]
+
+
+_DEVICE_ERRORS = ("expected device", "same device", "device type", "is on", "to be on")
+
+
+def device_problem(call, args: tuple, module: torch.nn.Module | None = None) -> str | None:
+    """Run ``call(*args)`` with ``module`` and every tensor argument on the ``meta`` device (a device that
+    is not the CPU, without a GPU). Returns None when every output tensor is on that device, else what
+    went wrong: a tensor created on the CPU regardless of the input's device either makes an operation
+    fail or leaves an output on the CPU. Code that needs values (``.item()``, ``if mask.any()``) cannot
+    run on ``meta``; that is not a device bug and counts as no problem (other checks test the values).
+    """
+    meta = torch.device("meta")
+    if module is not None:
+        module.to(meta)  # its values are gone: use a module made for this check only
+    try:
+        outs = _tensors(call(*_map(args, lambda t: t.to(meta))))
+    except (RuntimeError, ValueError, TypeError, NotImplementedError) as e:
+        text = str(e)
+        if "meta" in text and any(s in text for s in _DEVICE_ERRORS):
+            return f"{type(e).__name__}: {text.splitlines()[0][:200]}"
+        return None
+    wrong = sorted({str(o.device) for o in outs} - {"meta"})
+    return f"an output is on {', '.join(wrong)}" if wrong else None
+
+
+def side_effects(call, args: tuple, module: torch.nn.Module | None = None, rng: bool = False) -> list[str]:
+    """What ``call(*args)`` changes that it should not: the values of tensor arguments (in place), and of
+    ``module``: its parameters' values and ``requires_grad``, its submodules' training mode; with ``rng``,
+    the global random state (for calls that must not draw random numbers). Returns descriptions."""
+    before_args = [t.detach().clone() for t in _tensors(args)]
+    state = {}
+    if module is not None:
+        state = {"params": {n: (p.detach().clone(), p.requires_grad) for n, p in module.named_parameters()},
+                 "modes": {n: m.training for n, m in module.named_modules()}}
+    grad_enabled, random_state = torch.is_grad_enabled(), torch.get_rng_state()
+    call(*args)
+    found = []
+    if any(not torch.equal(a, b) for a, b in zip(before_args, _tensors(args))):
+        found.append("an argument was changed in place")
+    if module is not None:
+        for n, p in module.named_parameters():
+            value, requires_grad = state["params"].get(n, (None, None))
+            if value is None or p.requires_grad != requires_grad:
+                found.append(f"requires_grad of {n} changed")
+            elif not torch.equal(value, p.detach()):
+                found.append(f"the value of {n} changed")
+        modes = [n or "the model" for n, m in module.named_modules() if state["modes"].get(n, m.training) != m.training]
+        if modes:
+            found.append(f"the training mode of {modes[0]} changed (train()/eval() called inside)")
+    if torch.is_grad_enabled() != grad_enabled:
+        found.append("gradient tracking was switched globally (torch.set_grad_enabled)")
+    if rng and not torch.equal(torch.get_rng_state(), random_state):
+        found.append("the global random state changed")
+    return found

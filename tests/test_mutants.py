@@ -14,11 +14,14 @@ import importlib
 import pytest
 
 from conftest import ROOT
+from checks import report
 from mutation import MasterNotebook, failures, passed_all, with_body
 
 NOTEBOOKS = sorted(m.stem for m in (ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
 SPECS = {nb: importlib.import_module(f"mutants_{nb}") for nb in NOTEBOOKS}
 _masters: dict[str, MasterNotebook] = {}
+_public_reveals: dict[str, dict[int, bool]] = {}  # notebook -> mutant index -> a public check failed
+_garbage_share: dict[str, float] = {}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -62,6 +65,8 @@ def test_alternative_correct_solution_passes(master, nb, question):
 def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):
     m = master(nb)
     test = m.run(mutant.question, m.mutate(mutant))
+    _public_reveals.setdefault(nb, {})[SPECS[nb].MUTANTS.index(mutant)] = any(
+        not r.passed for r in test.results if not r.case.hidden)
     assert not passed_all(test), f"the autograder accepts the bug '{mutant.name}'"
     assert mutant.message in failures(test), f"failure output does not mention {mutant.message!r}:\n{failures(test)[-3000:]}"
 
@@ -74,3 +79,32 @@ def test_answer_hard_coded_to_the_public_tests_earns_no_hidden_point(master, nb,
     hidden = [r for r in test.results if r.case.hidden]
     assert public and all(r.passed for r in public), f"the cheat should pass the public cases:\n{failures(test)}"
     assert hidden and not any(r.passed for r in hidden), "a hidden case accepts an answer hard-coded to the public tests"
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS)
+def test_answers_right_only_in_types_and_shapes_earn_at_most_a_tenth(master, nb):
+    m = master(nb)
+    assert set(SPECS[nb].GARBAGE) == set(SPECS[nb].ALTERNATIVES), "one shape-only answer per autograded question"
+    earned, total, reports = 0.0, 0.0, []
+    for question, body in sorted(SPECS[nb].GARBAGE.items()):
+        test = m.run(question, with_body(m.solution(question), body))
+        earned, total = earned + test.score, total + test.question.points
+        reports.append(f"{question}: {test.score:g} of {test.question.points:g}\n{report(test)}")
+    _garbage_share[nb] = earned / total
+    assert earned <= 0.10 * total, f"shape-only answers earn {earned:g} of {total:g} points:\n" + "\n".join(reports)
+
+
+def readme_row(nb: str) -> str:
+    n, public = len(SPECS[nb].MUTANTS), sum(_public_reveals[nb].values())
+    return (f"| {nb} | {n} | {public} ({100 * public / n:.0f} %) | {n} (100 %) | {len(SPECS[nb].ALTERNATIVES)} "
+            f"of {len(SPECS[nb].ALTERNATIVES)} | {100 * _garbage_share[nb]:.0f} % |")
+
+
+def test_readme_reports_the_measured_shares():
+    """Runs last: for every notebook whose mutants and shape-only answers all ran in this session."""
+    done = [nb for nb in NOTEBOOKS if len(_public_reveals.get(nb, {})) == len(SPECS[nb].MUTANTS) and nb in _garbage_share]
+    if not done:
+        pytest.skip("needs the mutant and shape-only tests of at least one whole notebook in the same run")
+    readme = (ROOT / "README.md").read_text()
+    wrong = [readme_row(nb) for nb in done if readme_row(nb) not in readme]
+    assert not wrong, "README's table of check strength disagrees with this run; the measured rows:\n" + "\n".join(wrong)
