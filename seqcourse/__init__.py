@@ -6,12 +6,13 @@ from .metrics import bleu, bleu_by_length, exact_match, tokenized_bleu
 from .plots import plot_attention, plot_history
 from .search import greedy_search, translate
 from .text import BucketBatches, Vocab, pad_batch, tokenizer, translation_data
-from .train import SMOKE, evaluate, fit, get_device, perplexity, seed_everything, to_device
+from .train import (SMOKE, average_checkpoints, best_weights, epoch_weights, evaluate, fit, get_device, perplexity,
+                    seed_everything, to_device)
 
 __all__ = [
     "DataError", "load_multi30k", "number_to_words", "number_words_task",
     "bleu", "bleu_by_length", "exact_match", "tokenized_bleu", "plot_attention", "plot_history",
     "greedy_search", "translate",
     "BucketBatches", "Vocab", "pad_batch", "tokenizer", "translation_data",
-    "SMOKE", "evaluate", "fit", "get_device", "perplexity", "seed_everything", "to_device",
+    "SMOKE", "average_checkpoints", "best_weights", "epoch_weights", "evaluate", "fit", "get_device", "perplexity", "seed_everything", "to_device",
 ]

@@ -124,6 +124,13 @@ class BucketBatches:
     def __len__(self) -> int:
         return -(-len(self.examples) // self.batch_size)
 
+    def state_dict(self) -> dict:
+        """The shuffling state (``fit`` saves it in checkpoints, so a resumed run sees the same batches)."""
+        return {"rng": self.rng.getstate()}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.rng.setstate(state["rng"])
+
     def _order(self) -> list[list[int]]:
         idx = list(range(len(self.examples)))
         if not self.shuffle:

@@ -2,7 +2,9 @@
 
 A notebook supplies ``loss_fn(model, batch) -> (mean_loss, n_tokens)``: the mean loss over the
 batch's counted (non-pad) tokens and how many there were. The loop handles devices, progress
-bars, gradient clipping, mixed precision on CUDA and the history used for the plots.
+bars, gradient clipping, mixed precision on CUDA, the history used for the plots, and checkpoints:
+with ``checkpoint=path`` a run that stops (a Colab runtime that disconnects) resumes where it stopped
+when the same cell runs again, and the best model by validation loss is kept.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import os
 import random
 import time
 from contextlib import nullcontext
+from pathlib import Path
 
 import torch
 from tqdm.auto import tqdm
@@ -74,19 +77,72 @@ def perplexity(mean_loss: float) -> float:
     return math.exp(mean_loss)
 
 
+def _save(obj, path: Path) -> None:
+    """torch.save through a temporary file, so that an interrupted save never leaves a broken file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def epoch_weights(checkpoint, epoch: int) -> Path:
+    """Where ``fit(..., checkpoint=path, keep_last=k)`` keeps the weights after ``epoch``."""
+    path = Path(checkpoint)
+    return path.with_name(f"{path.stem}.epoch{epoch}{path.suffix}")
+
+
+def best_weights(checkpoint) -> Path:
+    """Where ``fit(..., checkpoint=path)`` keeps the weights of the epoch with the best validation loss."""
+    path = Path(checkpoint)
+    return path.with_name(f"{path.stem}.best{path.suffix}")
+
+
+def average_checkpoints(paths) -> dict:
+    """The element-wise mean of saved state dicts (floating-point entries; others from the last file):
+    averaging the weights of the last few epochs, as the Transformer paper does, smooths out the noise of
+    the final updates."""
+    states = [torch.load(p, map_location="cpu", weights_only=True) for p in paths]
+    if not states:
+        raise ValueError("average_checkpoints needs at least one file")
+    return {k: (torch.stack([s[k].float() for s in states]).mean(0).to(v.dtype) if v.is_floating_point() else v)
+            for k, v in states[-1].items()}
+
+
 def fit(model, loss_fn, train_batches, optimizer, epochs: int, val_batches=None, clip: float | None = 1.0,
-        device=None, amp: bool = True, scheduler=None, progress: bool = True) -> dict:
+        device=None, amp: bool = True, scheduler=None, progress: bool = True, checkpoint=None,
+        keep_last: int = 0) -> dict:
     """Train ``model`` for ``epochs`` passes over ``train_batches``.
 
     clip: max gradient norm (None: no clipping). amp: mixed precision on CUDA (bf16 where the GPU
     supports it, else fp16 with loss scaling); ignored on the CPU. scheduler: stepped after every
     optimiser step. Returns a history dict: per step ``step_loss``; per epoch ``train_loss``,
     ``val_loss``, ``val_ppl``, ``seconds`` and ``tokens_per_s``.
+
+    checkpoint: a file path. After every epoch the whole training state (model, optimiser, scheduler,
+    loss scaler, batch order, random state, history) is saved there; if the file exists when ``fit``
+    starts, training resumes after the last saved epoch (delete the file to start over). With
+    ``val_batches`` the weights of the best epoch by validation loss go to ``best_weights(checkpoint)``,
+    and with ``keep_last=k`` those of the last k epochs to ``epoch_weights(checkpoint, epoch)`` (for
+    ``average_checkpoints``). The model holds the last epoch's weights when ``fit`` returns.
     """
     device = device or next(model.parameters()).device
     autocast, scaler = _autocast(torch.device(device), amp)
     history = {k: [] for k in ("step_loss", "train_loss", "val_loss", "val_ppl", "seconds", "tokens_per_s")}
-    for epoch in range(1, epochs + 1):
+    parts = {"model": model, "optimizer": optimizer, "scheduler": scheduler, "scaler": scaler,
+             "batches": train_batches if hasattr(train_batches, "load_state_dict") else None}
+    done = 0
+    if checkpoint is not None and Path(checkpoint).is_file():
+        state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+        for name, part in parts.items():
+            if part is not None and state.get(name) is not None:
+                part.load_state_dict(state[name])
+        torch.set_rng_state(state["rng"])
+        if torch.cuda.is_available() and state.get("cuda_rng") is not None:
+            torch.cuda.set_rng_state_all(state["cuda_rng"])
+        history, done = state["history"], state["epoch"]
+        if progress:
+            print(f"resuming from {checkpoint} after epoch {done} of {epochs}")
+    for epoch in range(done + 1, epochs + 1):
         model.train()
         start, total, count = time.perf_counter(), 0.0, 0
         bar = tqdm(train_batches, desc=f"epoch {epoch}/{epochs}", disable=not progress, leave=False)
@@ -125,4 +181,19 @@ def fit(model, loss_fn, train_batches, optimizer, epochs: int, val_batches=None,
             line += f", val loss {val:.3f}, val PPL {perplexity(val):.1f}"
         if progress:
             print(f"{line} ({seconds:.0f} s, {count / seconds:,.0f} tokens/s)")
+        if checkpoint is not None:
+            _save_epoch(checkpoint, epoch, keep_last, parts, history)
     return history
+
+
+def _save_epoch(checkpoint, epoch: int, keep_last: int, parts: dict, history: dict) -> None:
+    weights = {k: v.detach().cpu() for k, v in parts["model"].state_dict().items()}
+    if history["val_loss"] and history["val_loss"][-1] <= min(history["val_loss"]):
+        _save(weights, best_weights(checkpoint))
+    if keep_last:
+        _save(weights, epoch_weights(checkpoint, epoch))
+        epoch_weights(checkpoint, epoch - keep_last).unlink(missing_ok=True)
+    state = {name: None if part is None else part.state_dict() for name, part in parts.items()}
+    state.update(epoch=epoch, history=history, rng=torch.get_rng_state(),
+                 cuda_rng=torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None)
+    _save(state, Path(checkpoint))

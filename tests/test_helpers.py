@@ -11,8 +11,9 @@ import torch
 
 matplotlib.use("Agg")
 
-from seqcourse import (BucketBatches, Vocab, bleu, bleu_by_length, evaluate, exact_match, fit, greedy_search, pad_batch,
-                       perplexity, plot_attention, plot_history, tokenized_bleu, tokenizer, translate, translation_data)
+from seqcourse import (BucketBatches, Vocab, average_checkpoints, best_weights, bleu, bleu_by_length, evaluate, exact_match, fit, greedy_search, pad_batch,
+                       epoch_weights, perplexity, plot_attention, plot_history, tokenized_bleu, tokenizer, translate,
+                       translation_data)
 
 
 def test_blank_spacy_tokenisers_split_punctuation_and_lowercase():
@@ -85,6 +86,59 @@ def test_fit_learns_a_deterministic_sequence_and_reports_history():
     assert history["val_loss"][-1] < 0.05 < before
     assert perplexity(history["val_loss"][-1]) == pytest.approx(math.exp(history["val_loss"][-1]))
     assert all(t > 0 for t in history["tokens_per_s"])
+
+
+class _Dropped(torch.nn.Module):
+    """A bigram model with dropout (so a resumed run must restore the random state too)."""
+
+    def __init__(self, vocab_size: int):
+        super().__init__()
+        self.table, self.drop = torch.nn.Embedding(vocab_size, vocab_size), torch.nn.Dropout(0.3)
+
+    def forward(self, tokens):
+        return self.drop(self.table(tokens))
+
+
+def _run(tmp_path, epochs, fail_at_step=None):
+    torch.manual_seed(0)
+    model = _Dropped(9)
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.05)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 3, 0.5)
+    data = [[random.Random(i).randrange(1, 9) for _ in range(random.Random(-i).randrange(3, 9))] for i in range(80)]
+    steps = []
+
+    def loss(m, batch):
+        steps.append(1)
+        if fail_at_step is not None and len(steps) == fail_at_step:
+            raise KeyboardInterrupt("disconnected")
+        return _loss(m, batch)
+
+    history = fit(model, loss, BucketBatches(data, 16, seed=1), optimizer, epochs=epochs, scheduler=scheduler,
+                  val_batches=BucketBatches(data[:32], 16, shuffle=False), progress=False,
+                  checkpoint=tmp_path / "run.pt", keep_last=2)
+    return model, history
+
+
+def test_fit_resumes_after_an_interruption_exactly_and_keeps_best_and_last_weights(tmp_path):
+    straight, history = _run(tmp_path / "a", epochs=5)
+    with pytest.raises(KeyboardInterrupt):
+        _run(tmp_path / "b", epochs=5, fail_at_step=18)  # 5 steps per epoch: dies during epoch 4
+    resumed, resumed_history = _run(tmp_path / "b", epochs=5)
+    assert torch.equal(resumed.table.weight, straight.table.weight)
+    timing = ("seconds", "tokens_per_s")
+    assert {k: v for k, v in resumed_history.items() if k not in timing} == {k: v for k, v in history.items() if k not in timing}
+    assert len(resumed_history["seconds"]) == 5
+    best = min(range(5), key=lambda e: history["val_loss"][e])
+    kept = torch.load(best_weights(tmp_path / "a" / "run.pt"), weights_only=True)
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["run.best.pt", "run.epoch4.pt", "run.epoch5.pt", "run.pt"]
+    assert kept["table.weight"].shape == (9, 9) and (best == 4) == torch.equal(kept["table.weight"], straight.table.weight)
+    mean = average_checkpoints([epoch_weights(tmp_path / "a" / "run.pt", e) for e in (4, 5)])
+    assert torch.equal(mean["table.weight"], straight.table.weight) is False
+    last = torch.load(epoch_weights(tmp_path / "a" / "run.pt", 5), weights_only=True)["table.weight"]
+    prev = torch.load(epoch_weights(tmp_path / "a" / "run.pt", 4), weights_only=True)["table.weight"]
+    assert torch.allclose(mean["table.weight"], (last + prev) / 2)
+    with pytest.raises(ValueError):
+        average_checkpoints([])
 
 
 def test_bleu_two_ways():
