@@ -100,22 +100,26 @@ def test_public_repository_serves_every_notebook_to_colab_and_holds_nothing_hidd
     config = course.load_config()
     public = tmp_path / "public"
     course.publish([course_build[n] for n in NOTEBOOKS][0].student_dir.parent, public, config)
+    script: dict = {}
+    exec((public / "colab_setup.py").read_text(), script)
+    assert script["COURSE_URL"] == config["raw_url"] and script["PACKAGES"] == config["colab_pip"]
     for name in NOTEBOOKS:
         nb = nbformat.read(public / "notebooks" / name / f"{name}.ipynb", as_version=4)
         note, setup, init = nb.cells[:3]
         assert "File → Download" in note.source and init.source.startswith("# Initialize Otter")
         assert setup.metadata["tags"] == ["otter_ignore"], "every grader must skip the Colab cell"
         assert nb.metadata["accelerator"] == "GPU" and nb.metadata["colab"]["gpuType"]
-        assert f'COURSE_URL = "{config["raw_url"]}"' in setup.source
-        files = ast.literal_eval(re.search(r"for path in (\[.*?\]):", setup.source, re.S)[1])
-        assert all((public / f).is_file() for f in files), "the Colab cell downloads a file the repository lacks"
+        assert f'{config["raw_url"]}colab_setup.py' in setup.source and f'colab_setup("{name}")' in setup.source
+        assert len(setup.source.splitlines()) <= 4, "the Colab cell must stay a few lines"
+        files = script["FILES"]["seqcourse"] + script["FILES"][name]
+        assert all((public / f).is_file() for f in files), "the Colab setup downloads a file the repository lacks"
         assert {f.rsplit("/", 1)[1] for f in files if "/tests/" in f} == set(os.listdir(public / "notebooks" / name / "tests"))
         assert f"{config['colab_url']}notebooks/{name}/{name}.ipynb" in (public / "README.md").read_text()
     text = "\n".join(p.read_text() for p in public.rglob("*") if p.is_file())
     for secret in ("'hidden': True", "BEGIN SOLUTION", "BEGIN TEST CONFIG", "# HIDDEN"):
         assert secret not in text, f"the public repository contains {secret!r}"
-    assert sorted(p.name for p in public.iterdir()) == ["README.md", "data", "notebooks", "pyproject.toml",
-                                                         "requirements.txt", "seqcourse"]
+    assert sorted(p.name for p in public.iterdir()) == ["README.md", "colab_setup.py", "data", "notebooks",
+                                                         "pyproject.toml", "requirements.txt", "seqcourse"]
 
 
 def test_course_config_must_name_a_github_repository(tmp_path):

@@ -62,7 +62,8 @@ def test_student_notebook_with_answers_pasted_passes_its_checks_and_exports(mast
 
 
 COLAB_STANDIN = '''"""Stand-in for Colab's google.colab (tests only): importing it makes the IPython shell look like
-Colab's to Otter, whose Colab checks read the shell's class name."""
+Colab's to Otter, whose Colab checks read the shell's class name. An IPython startup file imports it
+when the kernel starts, as Colab's own kernel does."""
 from IPython import get_ipython
 
 _shell = get_ipython()
@@ -80,10 +81,16 @@ def test_student_notebook_alone_on_colab_downloads_public_files_and_passes_its_c
     config = course.load_config()
     course.publish(course_build[name].student_dir.parent, public, config)
     url, server = serve(public)
+    script = public / "colab_setup.py"
+    script.write_text(script.read_text().replace(config["raw_url"], url))
     standin = tmp_path / "standin"
     (standin / "google" / "colab").mkdir(parents=True)
     (standin / "google" / "colab" / "__init__.py").write_text(COLAB_STANDIN)
-    for key, value in {**multi30k_env, "SEQCOURSE_SMOKE": "1", "PIP_NO_INDEX": "1", "PYTHONPATH": str(standin)}.items():
+    startup = tmp_path / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "00-colab.py").write_text("import google.colab\n")
+    for key, value in {**multi30k_env, "SEQCOURSE_SMOKE": "1", "PIP_NO_INDEX": "1", "PYTHONPATH": str(standin),
+                       "IPYTHONDIR": str(tmp_path / "ipython")}.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("MPLBACKEND", raising=False)
 

@@ -66,39 +66,53 @@ asks Colab for a GPU runtime (Runtime → Change runtime type shows it); everyth
 Download .ipynb, and upload that file."""
 
 COLAB_CELL = """\
-# Colab only: pinned packages, the course's helper package, this notebook's public tests and a pristine
-# copy of it (Otter reads its settings from the file).
-try:
-    import google.colab
-except ImportError:
-    google = None
-if google is not None:
-    import os, subprocess, sys, urllib.request
-    COURSE_URL = "{raw_url}"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", {pip}], check=True)
-    for path in {files}:
-        local = path.removeprefix("notebooks/{name}/")
+# Colab only (elsewhere this does nothing): installs the course's packages, helper package and public tests.
+import importlib.util, urllib.request
+if importlib.util.find_spec("google") and importlib.util.find_spec("google.colab"):
+    exec(urllib.request.urlopen("{raw_url}colab_setup.py").read().decode()); colab_setup("{name}")"""
+
+COLAB_SETUP = '''"""Run by the first cell of every course notebook on Colab (and only there): installs the pinned packages
+and downloads the helper package, the notebook's public tests and a pristine copy of the notebook (Otter
+reads its settings from the file) into the current folder."""
+import os
+import subprocess
+import sys
+import urllib.request
+
+COURSE_URL = {raw_url!r}
+PACKAGES = {pip!r}
+FILES = {files!r}
+
+
+def colab_setup(notebook: str) -> None:
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", *PACKAGES], check=True)
+    for path in FILES["seqcourse"] + FILES[notebook]:
+        local = path.removeprefix(f"notebooks/{{notebook}}/")
         os.makedirs(os.path.dirname(local) or ".", exist_ok=True)
         urllib.request.urlretrieve(COURSE_URL + path, local)
-    print("Ready: helper package and public tests downloaded from", COURSE_URL)"""
+    print("Ready: helper package and public tests downloaded from", COURSE_URL)
+'''
 
 
 def add_colab_cells(student_nb: Path, config: dict) -> None:
     """Put the Colab note and setup cell (tagged otter_ignore: no grader runs it) first in a student
     notebook, and ask Colab for a GPU runtime in its metadata."""
-    name = student_nb.stem
-    files = [f"{PACKAGE}/{p.name}" for p in sorted((ROOT / PACKAGE).glob("*.py"))]
-    files += [f"notebooks/{name}/tests/{p.name}" for p in sorted((student_nb.parent / "tests").glob("*.py"))]
-    files.append(f"notebooks/{name}/{name}.ipynb")  # Otter reads the notebook's metadata from a file
-    listing = "[\n        " + ",\n        ".join(repr(f) for f in files) + ",\n    ]"
     nb = nbformat.read(student_nb, as_version=4)
-    code = nbformat.v4.new_code_cell(COLAB_CELL.format(raw_url=config["raw_url"], name=name, files=listing,
-                                                      pip=", ".join(repr(p) for p in config["colab_pip"])))
+    code = nbformat.v4.new_code_cell(COLAB_CELL.format(raw_url=config["raw_url"], name=student_nb.stem))
     code.metadata["tags"] = ["otter_ignore"]
     nb.cells[:0] = [nbformat.v4.new_markdown_cell(COLAB_NOTE), code]
     nb.metadata["accelerator"] = "GPU"
     nb.metadata["colab"] = {"gpuType": "T4", "provenance": []}
     nbformat.write(nb, student_nb)
+
+
+def colab_setup_script(release: Path, config: dict) -> str:
+    """colab_setup.py of the public repository: what the Colab cell of every notebook downloads."""
+    files = {PACKAGE: [f"{PACKAGE}/{p.name}" for p in sorted((ROOT / PACKAGE).glob("*.py"))]}
+    for folder in sorted(p for p in release.iterdir() if p.is_dir()):
+        files[folder.name] = [f"notebooks/{folder.name}/tests/{p.name}" for p in sorted((folder / "tests").glob("*.py"))]
+        files[folder.name].append(f"notebooks/{folder.name}/{folder.name}.ipynb")
+    return COLAB_SETUP.format(raw_url=config["raw_url"], pip=list(config["colab_pip"]), files=files)
 
 
 def publish(release: Path, target: Path, config: dict) -> None:
@@ -113,6 +127,7 @@ def publish(release: Path, target: Path, config: dict) -> None:
     rows = [f"| {nb.name} | [open in Colab]({config['colab_url']}notebooks/{nb.name}/{nb.name}.ipynb) |"
             for nb in sorted(release.iterdir()) if nb.is_dir()]
     (target / "README.md").write_text(STUDENT_README.format(table="\n".join(rows), repository=config["repository"]))
+    (target / "colab_setup.py").write_text(colab_setup_script(release, config))
 
 
 STUDENT_README = """\
