@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -r requirements.txt pytest
+	$(PY) -m pip install -r requirements.txt pytest playwright
 	touch $@
 
 course: $(VENV)/.installed
