@@ -1,11 +1,12 @@
 # make course : build student notebooks (notebooks/) and Gradescope zips (dist/), then grade them locally
 # make test   : the whole test suite (what CI runs)
+# make results [ONLY=01_rnn_lstm]: reference runs of the masters in full on this machine -> results/ and README
 # make grade NOTEBOOK=01_rnn_lstm SUBMISSIONS=folder [JOBS=n TIMEOUT=s]: grade a class (sandboxed) into grades/NOTEBOOK.csv
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: course test grade clean
+.PHONY: course test grade results clean
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +18,9 @@ course: $(VENV)/.installed
 
 grade: $(VENV)/.installed
 	$(PY) tools/grade.py $(NOTEBOOK) $(SUBMISSIONS) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
+
+results: $(VENV)/.installed
+	$(PY) tools/results.py $(if $(ONLY),--only $(ONLY))
 
 test: $(VENV)/.installed
 	MPLBACKEND=Agg $(PY) -m pytest -q

@@ -12,6 +12,7 @@ warnings.filterwarnings("ignore", message=r"\s*\[IPKernelApp\] WARNING \| Kernel
 from .data import DataError, load_multi30k, number_to_words, number_words_task
 from .metrics import bleu, bleu_by_length, exact_match, tokenized_bleu
 from .plots import plot_attention, plot_history
+from .results import record, save_figure
 from .search import greedy_search, translate
 from .text import BucketBatches, Vocab, pad_batch, tokenizer, translation_data
 from .train import (SMOKE, average_checkpoints, best_weights, epoch_weights, evaluate, fit, get_device, perplexity,
@@ -19,7 +20,7 @@ from .train import (SMOKE, average_checkpoints, best_weights, epoch_weights, eva
 
 __all__ = [
     "DataError", "load_multi30k", "number_to_words", "number_words_task",
-    "bleu", "bleu_by_length", "exact_match", "tokenized_bleu", "plot_attention", "plot_history",
+    "bleu", "bleu_by_length", "exact_match", "tokenized_bleu", "plot_attention", "plot_history", "record", "save_figure",
     "greedy_search", "translate",
     "BucketBatches", "Vocab", "pad_batch", "tokenizer", "translation_data",
     "SMOKE", "average_checkpoints", "best_weights", "epoch_weights", "evaluate", "fit", "get_device", "perplexity", "seed_everything", "to_device",

@@ -15,18 +15,13 @@ from conftest import ROOT, serve
 MASTERS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
 
 
-def _hidden_check(source: str) -> bool:
-    head = source.lstrip().split("# END TEST CONFIG", 1)[0]
-    return source.lstrip().startswith("# HIDDEN") or ("# BEGIN TEST CONFIG" in head and "hidden: true" in head)
-
-
 @pytest.mark.parametrize("master", MASTERS, ids=lambda p: p.stem)
 def test_master_runs_top_to_bottom_in_smoke_mode(master, multi30k_env, tmp_path, monkeypatch):
     for key, value in {**multi30k_env, "SEQCOURSE_SMOKE": "1"}.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline backend records the figures
     nb = nbformat.read(master, as_version=4)
-    nb.cells = [c for c in nb.cells if not (c.cell_type == "code" and _hidden_check(c.source))]
+    nb.cells = [c for c in nb.cells if not (c.cell_type == "code" and course.hidden_check(c.source))]
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
     assert not errors

@@ -193,6 +193,13 @@ def graded_cells(master: Path) -> list[tuple[str | None, bool, str]]:
     return cells
 
 
+def hidden_check(source: str) -> bool:
+    """Whether a master's code cell is a hidden check (they run only on the grader's side: they use the
+    sandbox and static rules, so a plain run of a master leaves them out)."""
+    head = source.lstrip().split("# END TEST CONFIG", 1)[0]
+    return source.lstrip().startswith("# HIDDEN") or ("# BEGIN TEST CONFIG" in head and "hidden: true" in head)
+
+
 GRADER_FILES = ["grade.py", "checks.py", "sandbox.py", "wire.py", "sandbox_runner.py"]
 RUN_AUTOGRADER = """\
 #!/usr/bin/env bash

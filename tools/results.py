@@ -1,0 +1,143 @@
+"""Reference runs (``make results``): execute each master notebook in full on this machine's device and keep
+what it measured, so that every number README quotes comes from a file.
+
+Per notebook NN_topic, into ``results/`` (or ``--out``):
+
+- ``NN_topic.json``: the headline numbers the notebook recorded (``seqcourse.record``), wall time,
+  hardware (CPU model and cores, GPU or "not measured"), torch and Python versions, commit, date, smoke;
+- ``NN_topic-<figure>.png``: the figures it saved (``seqcourse.save_figure``);
+- ``html/NN_topic.html``: the executed master, for TAs grading written questions that cite a figure.
+  It contains the solutions: it never goes to the public repository (``dist/public/``).
+
+Hidden checks are left out (they run only on the grader's side). ``--readme`` rewrites README's results
+block from the JSON files (a test fails when they disagree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+import course  # noqa: E402
+
+BEGIN, END = "<!-- results:begin (tools/results.py --readme writes this block) -->", "<!-- results:end -->"
+
+
+def hardware() -> dict:
+    import torch
+
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").is_file() else platform.processor()
+    return {"cpu": cpu, "cores": os.cpu_count(),
+            "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "not measured (no GPU)"}
+
+
+def commit() -> str:
+    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
+                           text=True).stdout.strip()
+    return (rev or "unknown") + (" with local changes" if dirty else "")
+
+
+def run(master: Path, out: Path, smoke: bool) -> dict:
+    """Execute ``master`` (hidden checks left out) and write its JSON, figures and HTML into ``out``."""
+    import torch
+
+    from nbconvert import HTMLExporter
+
+    name = master.stem
+    out.mkdir(parents=True, exist_ok=True)
+    for old in [*out.glob(f"{name}-*.png"), out / f"{name}.metrics.json"]:
+        old.unlink(missing_ok=True)
+    nb = nbformat.read(master, as_version=4)
+    nb.cells = [c for c in nb.cells if not (c.cell_type == "code" and course.hidden_check(c.source))]
+    env = {"SEQCOURSE_RESULTS": str((out / name).resolve()), "SEQCOURSE_SMOKE": "1" if smoke else ""}
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    start = time.perf_counter()
+    try:
+        with tempfile.TemporaryDirectory() as work:
+            NotebookClient(nb, timeout=None, kernel_name="python3", resources={"metadata": {"path": work}}).execute()
+    finally:
+        for k, v in saved.items():
+            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+    seconds = time.perf_counter() - start
+    metrics_file = out / f"{name}.metrics.json"
+    metrics = json.loads(metrics_file.read_text()) if metrics_file.is_file() else {}
+    metrics_file.unlink(missing_ok=True)
+    result = {"notebook": name, "smoke": smoke, "metrics": metrics, "seconds": round(seconds, 1),
+              "figures": sorted(p.name for p in out.glob(f"{name}-*.png")), "hardware": hardware(),
+              "torch": torch.__version__, "python": platform.python_version(), "commit": commit(),
+              "date": datetime.date.today().isoformat()}
+    (out / f"{name}.json").write_text(json.dumps(result, indent=1) + "\n")
+    (out / "html").mkdir(exist_ok=True)
+    (out / "html" / f"{name}.html").write_text(HTMLExporter().from_notebook_node(nb)[0])
+    return result
+
+
+def _value(v) -> str:
+    return f"{v:,.3g}" if isinstance(v, float) else str(v)
+
+
+def readme_block(folder: Path) -> str:
+    """README's results block, made from the JSON files in ``folder``."""
+    rows = []
+    for path in sorted(folder.glob("[0-9][0-9]_*.json")):
+        r = json.loads(path.read_text())
+        if r["smoke"]:
+            continue
+        metrics = "; ".join(f"{k} {_value(v)}" for k, v in r["metrics"].items())
+        device = r["hardware"]["gpu"] if not r["hardware"]["gpu"].startswith("not measured") else \
+            f"CPU only, {r['hardware']['cores']} cores ({r['hardware']['cpu']})"
+        rows.append(f"| {r['notebook']} | {metrics} | {r['seconds'] / 60:.1f} min | {device}; torch {r['torch']} | "
+                    f"{r['date']}, {r['commit']} |")
+    if not rows:
+        rows = ["| (no reference run recorded yet: `make results`) | | | | |"]
+    head = "| notebook | measured (seed 0) | run time | hardware | date, commit |\n|---|---|---|---|---|"
+    return f"{BEGIN}\n{head}\n" + "\n".join(rows) + f"\n{END}"
+
+
+def update_readme(readme: Path, folder: Path) -> None:
+    text = readme.read_text()
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    readme.write_text(text[:start] + readme_block(folder) + text[end:])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", nargs="*", help="run only these notebooks (e.g. 01_rnn_lstm)")
+    parser.add_argument("--smoke", action="store_true", help="smoke-size runs (written to build/results-smoke/)")
+    parser.add_argument("--out", type=Path, help="output folder (default results/, or build/results-smoke/)")
+    parser.add_argument("--readme", action="store_true", help="only rewrite README's results block from results/")
+    args = parser.parse_args(argv)
+    if args.readme:
+        update_readme(ROOT / "README.md", ROOT / "results")
+        return 0
+    out = args.out or (ROOT / "build" / "results-smoke" if args.smoke else ROOT / "results")
+    masters = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+    for master in masters:
+        if args.only and master.stem not in args.only:
+            continue
+        r = run(master, out, args.smoke)
+        print(f"{r['notebook']}: {r['seconds']:.0f} s, {len(r['figures'])} figures, {r['metrics']}", flush=True)
+    if not args.smoke and args.out is None:
+        update_readme(ROOT / "README.md", out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
