@@ -1,9 +1,16 @@
 """BLEU, reported two ways.
 
-- ``bleu``: sacreBLEU on detokenised text, with its signature: the number to compare with papers.
+BLEU (Papineni et al., 2002) is the geometric mean of the clipped n-gram precisions p_1 ... p_4 of the
+whole test set (each n-gram of the output counts at most as often as it occurs in the reference) times a
+brevity penalty exp(min(0, 1 - r/c)) for output (c tokens) shorter than the references (r tokens), x 100.
+
 - ``tokenized_bleu``: corpus BLEU-4 over lowercased tokens (sacreBLEU with ``tokenize='none'``),
   what ``torchtext.data.metrics.bleu_score`` computed in the widely used Multi30k notebooks, so
   that our numbers compare with theirs.
+- ``bleu``: sacreBLEU with its signature, which says exactly what was computed. Papers report it on
+  cased, detokenised output (default settings); the course's models write lowercased tokens, so the
+  notebooks call it with ``lowercase=True`` (signature ``case:lc``) on tokens joined by spaces: a
+  sacreBLEU number, but not one to compare with papers' cased scores.
 Neither downloads anything.
 """
 
@@ -12,12 +19,13 @@ from __future__ import annotations
 from typing import Sequence
 
 
-def bleu(hypotheses: Sequence[str], references: Sequence[str], force: bool = False) -> tuple[float, str]:
-    """sacreBLEU (default 13a tokenisation, cased) of detokenised sentences. Returns
-    ``(score, signature)``. ``force=True`` silences sacreBLEU's warning for text that looks tokenised."""
+def bleu(hypotheses: Sequence[str], references: Sequence[str], lowercase: bool = False,
+         force: bool = False) -> tuple[float, str]:
+    """sacreBLEU (13a tokenisation; cased unless ``lowercase``) of sentences. Returns ``(score, signature)``.
+    ``force=True`` silences sacreBLEU's warning for output that looks tokenised already."""
     from sacrebleu.metrics import BLEU
 
-    metric = BLEU(force=force)
+    metric = BLEU(lowercase=lowercase, force=force)
     score = metric.corpus_score(list(hypotheses), [list(references)])
     return score.score, str(metric.get_signature())
 

@@ -152,6 +152,19 @@ def test_bleu_two_ways():
     assert 0 < got < 100
     assert tokenized_bleu(ref, ref) == pytest.approx(100.0)
     assert tokenized_bleu([["x"]], [["y", "z"]]) == 0.0
+    lowered, signature = bleu([" ".join(h) for h in ref], refs, lowercase=True, force=True)
+    assert lowered == pytest.approx(100.0) and "case:lc" in signature  # says what it is
+
+
+def test_bleu_is_the_clipped_precision_formula_the_text_defines():
+    """BLEU-4 = BP * exp(mean log p_n), clipped counts, BP = exp(min(0, 1 - r/c)) (one sentence, by hand)."""
+    hyp, ref = "the the cat sat on the mat".split(), "the cat sat on a mat today".split()
+    def grams(s, n):
+        return [tuple(s[i:i + n]) for i in range(len(s) - n + 1)]
+    p = [sum(min(grams(hyp, n).count(g), grams(ref, n).count(g)) for g in set(grams(hyp, n))) / len(grams(hyp, n))
+         for n in range(1, 5)]
+    want = 100 * math.exp(min(0.0, 1 - len(ref) / len(hyp))) * math.exp(sum(math.log(x) for x in p) / 4)
+    assert tokenized_bleu([hyp], [ref]) == pytest.approx(want)
 
 
 def test_plots_return_figures():
