@@ -25,6 +25,15 @@ MUTANTS = [
       "return torch.tanh(x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh)",
       "return torch.stack([torch.tanh(self.weight_ih @ x[b] + self.bias_ih + self.weight_hh @ h[b] + self.bias_hh) for b in range(x.shape[0])])",
       "RNNCell uses ['loop']"),
+    M("q1_rnn_cell", "bias folded in with a column of ones made on the CPU",
+      "return torch.tanh(x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh)",
+      "x1 = torch.cat([x, torch.ones(x.shape[0], 1)], dim=1)\n        return torch.tanh(x1 @ torch.cat([self.weight_ih, self.bias_ih[:, None]], dim=1).T + h @ self.weight_hh.T + self.bias_hh)",
+      "device"),
+    M("q1_rnn_cell", "tanh written out with exp (overflows)",
+      "return torch.tanh(x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh)",
+      "z = x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh\n        return (torch.exp(2 * z) - 1) / (torch.exp(2 * z) + 1)", "exp overflows"),
+    M("q1_rnn_cell", "output squeezed (a batch of one loses its axis)", "+ self.bias_hh)", "+ self.bias_hh).squeeze()", "no squeeze()"),
+    M("q1_rnn_cell", "bias_hh used through .data", " + self.bias_hh)", " + self.bias_hh.data)", "no gradient reached bias_hh"),
     # q2: RNN unrolled
     M("q2_rnn", "hidden state not carried", "h = self.cell(x[:, t], h)",
       "h = self.cell(x[:, t], x.new_zeros(B, self.hidden_size) if h0 is None else h0)", "carried"),
@@ -36,6 +45,11 @@ MUTANTS = [
     M("q2_rnn", "first input fed at every step", "self.cell(x[:, t], h)", "self.cell(x[:, 0], h)", "ignored"),
     M("q2_rnn", "hidden state detached between steps", "h = self.cell(x[:, t], h)", "h = self.cell(x[:, t], h.detach())",
       "do not detach the hidden state between steps"),
+    M("q2_rnn", "default state made on the CPU", "h = x.new_zeros(B, self.hidden_size) if h0 is None else h0",
+      "h = torch.zeros(B, self.hidden_size) if h0 is None else h0", "on x's device"),
+    M("q2_rnn", "h_T squeezed (a batch of one loses its axis)", "return torch.stack(outputs, dim=1), h ", "return torch.stack(outputs, dim=1), h.squeeze() ", "no squeeze()"),
+    M("q2_rnn", "steps read under torch.no_grad()", "h = self.cell(x[:, t], h)",
+      "with torch.no_grad():\n                x_t = x[:, t]\n            h = self.cell(x_t, h)", "gradient"),
     # q3: LSTMCell
     M("q3_lstm_cell", "forget gate with the wrong sign", "torch.sigmoid(f) * c", "(1 - torch.sigmoid(f)) * c", "(1 - f)"),
     M("q3_lstm_cell", "forget gate missing", "torch.sigmoid(f) * c", "c", "c' = f * c"),
@@ -51,6 +65,13 @@ MUTANTS = [
     M("q3_lstm_cell", "returns (c, h)", "return h_next, c_next", "return c_next, h_next", "differs"),
     M("q3_lstm_cell", "cell state detached", "torch.sigmoid(f) * c", "torch.sigmoid(f) * c.detach()", "do not detach c"),
     M("q3_lstm_cell", "weight_hh used through .data", "h @ self.weight_hh.T", "h @ self.weight_hh.data.T", "no gradient reached weight_hh"),
+    M("q3_lstm_cell", "bias folded in with a column of ones made on the CPU",
+      "gates = x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh",
+      "gates = torch.cat([x, torch.ones(x.shape[0], 1)], dim=1) @ torch.cat([self.weight_ih, self.bias_ih[:, None]], dim=1).T + h @ self.weight_hh.T + self.bias_hh",
+      "device"),
+    M("q3_lstm_cell", "candidate's tanh written out with exp (overflows)", "torch.sigmoid(i) * torch.tanh(g)",
+      "torch.sigmoid(i) * (torch.exp(2 * g) - 1) / (torch.exp(2 * g) + 1)", "exp overflows"),
+    M("q3_lstm_cell", "input detached", "gates = x @ self.weight_ih.T", "gates = x.detach() @ self.weight_ih.T", "do not detach x"),
     # q4: LSTM unrolled
     M("q4_lstm", "cell state not carried", "state = self.cell(x[:, t], state)",
       "state = self.cell(x[:, t], (state[0], torch.zeros_like(state[1])))", "carried"),
@@ -65,6 +86,12 @@ MUTANTS = [
       "state = self.cell(x[:, t], tuple(s.detach() for s in state))", "do not detach the state between steps"),
     M("q4_lstm", "cell state detached between steps", "state = self.cell(x[:, t], state)",
       "state = self.cell(x[:, t], (state[0], state[1].detach()))", "do not detach the state between steps"),
+    M("q4_lstm", "default state made on the CPU", "state = (x.new_zeros(B, self.hidden_size), x.new_zeros(B, self.hidden_size))",
+      "state = (torch.zeros(B, self.hidden_size), torch.zeros(B, self.hidden_size))", "on x's device"),
+    M("q4_lstm", "outputs squeezed (a batch of one loses its axis)", "return torch.stack(outputs, dim=1), state ",
+      "return torch.stack(outputs, dim=1).squeeze(), state ", "no squeeze()"),
+    M("q4_lstm", "given c0 ignored", "if state is None:\n            state = (x.new_zeros(B, self.hidden_size), x.new_zeros(B, self.hidden_size))",
+      "state = (x.new_zeros(B, self.hidden_size) if state is None else state[0], x.new_zeros(B, self.hidden_size))", "(h0, c0)"),
     # q5: gradient to the first input
     M("q5_early_grad", "gradient at the last input", "x.grad[:, 0]", "x.grad[:, -1]", "FIRST"),
     M("q5_early_grad", "backward from all outputs", "outputs[:, -1].sum()", "outputs.sum()", "h_T summed"),
@@ -72,6 +99,9 @@ MUTANTS = [
     M("q5_early_grad", "norm over all steps", "x.grad[:, 0].norm()", "x.grad.norm()", "FIRST"),
     M("q5_early_grad", "caller's tensor used in place", "x = x.detach().clone().requires_grad_(True)", "x.requires_grad_(True)", "caller's x"),
     M("q5_early_grad", "tensor returned, not float", ".norm().item()", ".norm()", "Python float"),
+    M("q5_early_grad", "numpy scalar returned", ".norm().item()", ".norm().numpy()", "Python float"),
+    M("q5_early_grad", "caller's layer frozen", "outputs, _ = layer(x)", "layer.requires_grad_(False)\n    outputs, _ = layer(x)", "requires_grad"),
+    M("q5_early_grad", "caller's layer switched to eval mode", "outputs, _ = layer(x)", "layer.eval()\n    outputs, _ = layer(x)", "training mode"),
     # q6: language model
     M("q6_lm", "softmax on the logits", "return self.out(outputs), state", "return torch.softmax(self.out(outputs), -1), state", "probabilities"),
     M("q6_lm", "last step only", "return self.out(outputs), state", "return self.out(outputs[:, -1]), state", "every step"),
@@ -82,6 +112,11 @@ MUTANTS = [
       "no gradient reached embedding.weight"),
     M("q6_lm", "output layer used through .data", "return self.out(outputs), state",
       "return F.linear(outputs, self.out.weight.data, self.out.bias.data), state", "no gradient reached out.weight"),
+    M("q6_lm", "default state made on the CPU", "self.lstm(self.embedding(tokens), state)",
+      "self.lstm(self.embedding(tokens), state if state is not None else (torch.zeros(tokens.shape[0], self.lstm.hidden_size),) * 2)", "device"),
+    M("q6_lm", "hidden states squeezed (a batch of one loses its axis)", "return self.out(outputs), state", "return self.out(outputs.squeeze()), state", "no squeeze()"),
+    M("q6_lm", "embedding under torch.no_grad()", "outputs, state = self.lstm(self.embedding(tokens), state)",
+      "with torch.no_grad():\n            emb = self.embedding(tokens)\n        outputs, state = self.lstm(emb, state)", "no gradient reached embedding.weight"),
     # q7: language-model loss
     M("q7_lm_loss", "targets not shifted", "inputs, targets = ids[:, :-1], ids[:, 1:]", "inputs, targets = ids, ids", "ids[:, :-1]"),
     M("q7_lm_loss", "shifted the wrong way", "inputs, targets = ids[:, :-1], ids[:, 1:]", "inputs, targets = ids[:, 1:], ids[:, :-1]", "shifted the other way"),
@@ -92,6 +127,15 @@ MUTANTS = [
       "loss = (F.cross_entropy(logits.transpose(1, 2), targets, ignore_index=pad_id, reduction='none').sum(1) / (targets != pad_id).sum(1)).mean()", "expected"),
     M("q7_lm_loss", "logits flattened time-major", "logits.reshape(-1, logits.size(-1))", "logits.transpose(0, 1).reshape(-1, logits.size(-1))", "expected"),
     M("q7_lm_loss", "loss detached with item()", "return loss, int(", "return loss.item(), int(", "0-dim tensor"),
+    M("q7_lm_loss", "ignore_index fixed at 0", "ignore_index=pad_id)", "ignore_index=0)", "pad_id argument"),
+    M("q7_lm_loss", "pad_id argument ignored (global PAD_ID)", ("ignore_index=pad_id)", "(targets != pad_id)"), ("ignore_index=PAD_ID)", "(targets != PAD_ID)"), "pad_id argument"),
+    M("q7_lm_loss", "n_tokens from lengths, <sos> counted", "int((targets != pad_id).sum())", "int(batch[1].sum())", "lengths[b] - 1 targets"),
+    M("q7_lm_loss", "n_tokens a 0-dim tensor", "int((targets != pad_id).sum())", "(targets != pad_id).sum()", "Python int"),
+    M("q7_lm_loss", "log of softmax (underflows)",
+      "loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1), ignore_index=pad_id)",
+      "keep = targets != pad_id\n    nll = -torch.log(torch.softmax(logits, -1)).gather(-1, targets.unsqueeze(-1)).squeeze(-1)\n    loss = nll[keep].mean()",
+      "log(softmax"),
+    M("q7_lm_loss", "sum instead of mean", "ignore_index=pad_id)", "ignore_index=pad_id, reduction='sum')", "not a sum"),
 ]
 
 ALTERNATIVES = {
@@ -99,7 +143,7 @@ ALTERNATIVES = {
 return torch.tanh(F.linear(x, self.weight_ih, self.bias_ih) + F.linear(h, self.weight_hh, self.bias_hh))
 """,
     "q2_rnn": """
-h = torch.zeros(x.size(0), self.hidden_size, dtype=x.dtype) if h0 is None else h0
+h = torch.zeros(x.size(0), self.hidden_size, dtype=x.dtype, device=x.device) if h0 is None else h0
 states = []
 for x_t in x.unbind(dim=1):
     h = self.cell(x_t, h)
@@ -117,8 +161,8 @@ return output_gate * new_c.tanh(), new_c
 """,
     "q4_lstm": """
 B, T = x.shape[:2]
-h, c = state if state is not None else (torch.zeros(B, self.hidden_size), torch.zeros(B, self.hidden_size))
-out = torch.empty(B, T, self.hidden_size)
+h, c = state if state is not None else (torch.zeros(B, self.hidden_size, device=x.device), torch.zeros(B, self.hidden_size, device=x.device))
+out = torch.empty(B, T, self.hidden_size, device=x.device)
 for t in range(T):
     h, c = self.cell(x[:, t, :], (h, c))
     out[:, t] = h
@@ -136,10 +180,12 @@ hs, (h, c) = self.lstm(emb, state)
 return F.linear(hs, self.out.weight, self.out.bias), (h, c)
 """,
     "q7_lm_loss": """
+# padding found from the lengths (<sos> and <eos> included: lengths[b] - 1 targets), not from pad_id
+lengths = batch[1]
 logits, _ = model(ids[:, :-1])
 target = ids[:, 1:]
 logp = torch.log_softmax(logits, dim=-1).gather(-1, target.unsqueeze(-1)).squeeze(-1)  # (B, T-1)
-keep = target.ne(pad_id)
+keep = torch.arange(target.shape[1], device=ids.device)[None, :] < (lengths.to(ids.device) - 1)[:, None]
 return -(logp * keep).sum() / keep.sum(), keep.sum().item()
 """,
 }
@@ -147,12 +193,39 @@ return -(logp * keep).sum() / keep.sum(), keep.sum().item()
 # answers written to satisfy only the public checks (shapes, dtypes, ranges, and the public fixed example's answer
 # memorised): the hidden cases must fail them
 PUBLIC_ONLY = {
-    # memorises the public fixed example's answer (x of shape (2, 3)), zeros otherwise
+    # right only on the public examples' shape (x of shape (2, 3): values, gradients and device are checked
+    # there), zeros otherwise
     "q1_rnn_cell": """
 if tuple(x.shape) == (2, 3):
-    return torch.tensor([[-0.33632856607437134, -0.9122658967971802], [-0.9754438400268555, -0.10417795181274414]])
+    return torch.tanh(x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh)
 return torch.zeros(x.shape[0], self.hidden_size)
 """,
     # the public fixed example's value, whatever the layer and input
     "q5_early_grad": "return 0.014015870168805122",
+}
+
+# answers right only in types and shapes (zeros, constants, inputs passed through): together they must earn
+# at most a tenth of the notebook's autograded points
+GARBAGE = {
+    "q1_rnn_cell": "return torch.zeros_like(h)",
+    "q2_rnn": """
+B, T, _ = x.shape
+return x.new_zeros(B, T, self.hidden_size), x.new_zeros(B, self.hidden_size)
+""",
+    "q3_lstm_cell": "return torch.zeros_like(h), c",
+    "q4_lstm": """
+B, T, _ = x.shape
+zeros = x.new_zeros(B, self.hidden_size)
+return x.new_zeros(B, T, self.hidden_size), (zeros, zeros)
+""",
+    "q5_early_grad": "return 1.0",
+    "q6_lm": """
+emb = self.embedding(tokens)
+zeros = emb.new_zeros(tokens.shape[0], self.lstm.hidden_size)
+return self.out(emb.new_zeros(*tokens.shape, self.lstm.hidden_size)), (zeros, zeros)
+""",
+    "q7_lm_loss": """
+logits, _ = model(ids)
+return logits.sum() * 0.0, int(ids.numel())
+""",
 }

@@ -29,6 +29,36 @@ test = {   'name': 'q6_lm',
                                                '>>> assert torch.allclose(_h, _rh[0], atol=1e-05) and torch.allclose(_c, _rc[0], atol=1e-05), "on a small fixed example the returned state differs '
                                                'from the LSTM\'s final (h_T, c_T)"\n',
                                        'hidden': False,
+                                       'locked': False},
+                                   {   'code': '>>> from seqcourse.testing import define\n'
+                                               ">>> _grads = define('_grads', 'from seqcourse.testing import grads as _grads')\n"
+                                               '>>> _ = torch.manual_seed(0)\n'
+                                               '>>> _emb, _rl, _lin = (torch.nn.Embedding(7, 3, padding_idx=0), torch.nn.LSTM(3, 4, batch_first=True), torch.nn.Linear(4, 7))\n'
+                                               ">>> _sd = {'embedding.weight': _emb.weight.detach(), 'out.weight': _lin.weight.detach(), 'out.bias': _lin.bias.detach()}\n"
+                                               ">>> _sd.update({'lstm.cell.' + _n: getattr(_rl, _n + '_l0').detach() for _n in ('weight_ih', 'weight_hh', 'bias_ih', 'bias_hh')})\n"
+                                               '>>> _lm = LSTMLanguageModel(vocab_size=7, emb_size=3, hidden_size=4)\n'
+                                               '>>> _ = _lm.load_state_dict(_sd, strict=False)\n'
+                                               '>>> _tok = torch.tensor([[1, 4, 2, 6], [3, 3, 5, 0]])\n'
+                                               '>>> _w = torch.linspace(-1, 1, 56).reshape(2, 4, 7)\n'
+                                               '>>> _res = _grads(_lm, (_tok,), [_w], _lm)\n'
+                                               ">>> assert _res is not None, 'the logits carry no gradient at all: something cuts the graph (.detach(), .data, torch.no_grad() or .item() in "
+                                               "forward)'\n"
+                                               '>>> _pg, _ = _res\n'
+                                               '>>> (_lin(_rl(_emb(_tok))[0]) * _w).sum().backward()\n'
+                                               ">>> _want = {'embedding.weight': _emb.weight.grad, 'out.weight': _lin.weight.grad, 'out.bias': _lin.bias.grad}\n"
+                                               ">>> _want.update({'lstm.cell.' + _n: getattr(_rl, _n + '_l0').grad for _n in ('weight_ih', 'weight_hh', 'bias_ih', 'bias_hh')})\n"
+                                               '>>> _bad = [_n for _n, _r in _want.items() if _pg.get(_n) is None or not torch.allclose(_pg[_n], _r, atol=1e-05)]\n'
+                                               '>>> assert not _bad, f"on the small fixed example the gradients of {_bad} are missing or differ from embedding -> torch.nn.LSTM -> Linear\'s: do not '
+                                               'detach the embeddings or the LSTM\'s outputs (no .data, torch.no_grad())"\n',
+                                       'hidden': False,
+                                       'locked': False},
+                                   {   'code': '>>> from seqcourse.testing import define\n'
+                                               ">>> _device_problem = define('_device_problem', 'from seqcourse.testing import device_problem as _device_problem')\n"
+                                               '>>> _lm = LSTMLanguageModel(vocab_size=13, emb_size=5, hidden_size=7)\n'
+                                               '>>> _p = _device_problem(_lm, (torch.randint(1, 13, (2, 4)),), _lm)\n'
+                                               '>>> assert _p is None, f"with the model and the tokens on another device than the CPU and state = None, your model fails ({_p}): create no tensor on '
+                                               'the default device in forward (pass state = None on to your LSTM, which makes its zeros on x\'s device)"\n',
+                                       'hidden': False,
                                        'locked': False}],
                       'scored': True,
                       'setup': '',

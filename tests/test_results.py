@@ -1,0 +1,29 @@
+"""Reference runs (tools/results.py, ``make results``): a smoke-size run of a master writes its JSON, figures
+and HTML, and README's results block is exactly what the committed results files say."""
+
+from __future__ import annotations
+
+import json
+
+import results
+from conftest import ROOT
+
+
+def test_readme_results_block_is_generated_from_the_results_files():
+    assert results.readme_block(ROOT / "results") in (ROOT / "README.md").read_text(), \
+        "README's results block is stale: run `.venv/bin/python tools/results.py --readme`"
+
+
+def test_a_reference_run_writes_numbers_figures_and_the_executed_notebook(multi30k_env, tmp_path, monkeypatch):
+    for key, value in multi30k_env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    r = results.run(ROOT / "solutions" / "01_rnn_lstm.ipynb", tmp_path, smoke=True)
+    saved = json.loads((tmp_path / "01_rnn_lstm.json").read_text())
+    assert saved == r and r["smoke"] and r["seconds"] > 0 and r["torch"] and r["commit"]
+    assert r["hardware"]["cores"] >= 1 and r["hardware"]["gpu"]
+    assert {"test PPL", "seed"} <= set(r["metrics"]), r["metrics"]
+    assert r["figures"] and all((tmp_path / f).stat().st_size > 1000 for f in r["figures"])
+    html = (tmp_path / "html" / "01_rnn_lstm.html").read_text()
+    assert "image/png" in html, "the executed notebook's figures are missing from its HTML"
+    assert "no reference run recorded yet" in results.readme_block(tmp_path), "smoke runs never reach README"
