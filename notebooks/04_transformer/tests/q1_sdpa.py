@@ -13,7 +13,13 @@ test = {   'name': 'q1_sdpa',
                                                '>>> _out, _w = scaled_dot_product_attention(_q, _k, _v, _mask)\n'
                                                ">>> assert torch.allclose(_out, F.scaled_dot_product_attention(_q, _k, _v, attn_mask=_mask), atol=1e-05), 'on a small example (2 heads, 3 queries, 5 "
                                                'keys, 2 of them masked) the output differs from torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask): softmax over the keys of q '
-                                               "k^T / sqrt(d_k), masked keys filled with -inf, times v'\n",
+                                               "k^T / sqrt(d_k), masked keys filled with -inf, times v'\n"
+                                               '>>> _q, _k, _v = (torch.randn(1, 3, 8) * 30, torch.randn(1, 4, 8) * 30, torch.randn(1, 4, 2))\n'
+                                               '>>> _out, _w = scaled_dot_product_attention(_q, _k, _v)\n'
+                                               '>>> assert bool(torch.isfinite(_out).all()) and bool(torch.isfinite(_w).all()), "scores of large magnitude (here about 1000) give inf or NaN: compute '
+                                               'the softmax with torch.softmax (or subtract each row\'s maximum before exp), not exp(scores) / exp(scores).sum()"\n'
+                                               ">>> assert torch.allclose(_out, F.scaled_dot_product_attention(_q, _k, _v), atol=0.0001, rtol=0.0001), 'with scores of large magnitude the output "
+                                               "differs from torch.nn.functional.scaled_dot_product_attention: compute the softmax with torch.softmax (numerically stable)'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

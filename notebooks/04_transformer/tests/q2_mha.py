@@ -11,7 +11,8 @@ test = {   'name': 'q2_mha',
                                                ">>> assert torch.equal(_mha.merge_heads(_mha.split_heads(_x)), _x), 'merge_heads(split_heads(x)) must give x back'\n"
                                                '>>> _out = _mha(_x, torch.randn(2, 7, 12), torch.randn(2, 7, 12))\n'
                                                ">>> assert tuple(_out.shape) == (2, 5, 12), f'forward must return (B, T, d_model) = (2, 5, 12), got {tuple(_out.shape)}'\n"
-                                               ">>> assert _mha.weights is not None and tuple(_mha.weights.shape) == (2, 3, 5, 7), 'store the attention weights (B, h, T, S) in self.weights'\n"
+                                               ">>> assert _mha.weights is not None and tuple(_mha.weights.shape) == (2, 3, 5, 7), 'self.weights must hold the attention weights (B, h, T, S) = (2, 3, "
+                                               "5, 7): store them; the keys come from W_k(key) and the values from W_v(value) (T = 5 queries, S = 7 keys)'\n"
                                                '>>> _ref = nn.MultiheadAttention(8, 2, batch_first=True)\n'
                                                '>>> with torch.no_grad():\n'
                                                '...     for _p in _ref.parameters():\n'
@@ -21,11 +22,12 @@ test = {   'name': 'q2_mha',
                                                "_ref.out_proj.weight.detach(), 'W_o.bias': _ref.out_proj.bias.detach()}\n"
                                                '>>> _mha = MultiHeadAttention(8, 2)\n'
                                                '>>> _ = _mha.load_state_dict(_state, strict=False)\n'
-                                               '>>> _x, _mem = (torch.randn(2, 3, 8), torch.randn(2, 4, 8))\n'
-                                               '>>> _want, _ = _ref(_x, _mem, _mem)\n'
-                                               ">>> assert torch.allclose(_mha(_x, _mem, _mem), _want, atol=1e-05), 'on a small example with the same weights, the output differs from "
-                                               'torch.nn.MultiheadAttention(8, 2): queries from W_q(query), keys from W_k(key), values from W_v(value), split into heads, attention, merge, then '
-                                               "W_o'\n",
+                                               '>>> _x, _mem, _val = (torch.randn(2, 3, 8), torch.randn(2, 4, 8), torch.randn(2, 4, 8))\n'
+                                               '>>> _real = torch.tensor([[True] * 4, [True, True, True, False]])\n'
+                                               '>>> _want, _ = _ref(_x, _mem, _val, key_padding_mask=~_real)\n'
+                                               ">>> assert torch.allclose(_mha(_x, _mem, _val, _real[:, None, None, :]), _want, atol=1e-05), 'on a small example with the same weights (the last key "
+                                               'of the second sentence masked), the output differs from torch.nn.MultiheadAttention(8, 2): queries from W_q(query), keys from W_k(key), values from '
+                                               "W_v(value), split into heads, attention (pass the mask on), merge, then W_o'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -11,7 +11,11 @@ test = {   'name': 'q3_masks',
                                                '>>> _cm = causal_mask(4)\n'
                                                ">>> assert isinstance(_cm, torch.Tensor) and _cm.dtype == torch.bool and (tuple(_cm.shape) == (4, 4)), 'causal_mask(4) must be a (4, 4) bool tensor'\n"
                                                ">>> assert causal_mask(2).tolist() == [[True, False], [True, True]], f'causal_mask(2) must be [[True, False], [True, True]] (row = query t, column = "
-                                               "key s, True where s <= t), got {causal_mask(2).tolist()}'\n",
+                                               "key s, True where s <= t), got {causal_mask(2).tolist()}'\n"
+                                               '>>> from seqcourse.testing import define\n'
+                                               ">>> _device_of = define('_device_of', 'def _device_of(make, *args):\\n    return make(*args).device.type   # where a tensor is created')\n"
+                                               '>>> assert _device_of(causal_mask, 3, torch.device(\'meta\')) == \'meta\', "causal_mask(size, device) must create the mask on the device it is given '
+                                               '(the model passes tgt_in.device; here the \'meta\' device): pass device=device when you create it"\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -12,7 +12,11 @@ test = {   'name': 'q7_label_smoothing',
                                                '>>> _got, _want = (label_smoothed_cross_entropy(_logits, _target, 0.1), F.cross_entropy(_logits, _target, label_smoothing=0.1, ignore_index=PAD_ID))\n'
                                                ">>> assert torch.allclose(_got, _want, atol=1e-05), f'on a small example (eps = 0.1, two <pad> targets) got {float(_got):.4f}, F.cross_entropy(logits, "
                                                'target, label_smoothing=0.1, ignore_index=PAD_ID) gives {float(_want):.4f}: per real position (1 - eps) * (-log p(y)) + eps * mean over the vocabulary '
-                                               "of (-log p(w)), averaged over the real positions'\n",
+                                               "of (-log p(w)), averaged over the real positions'\n"
+                                               '>>> _got, _want = (label_smoothed_cross_entropy(_logits, _target, 0.1, ignore_index=4), F.cross_entropy(_logits, _target, label_smoothing=0.1, '
+                                               'ignore_index=4))\n'
+                                               ">>> assert torch.allclose(_got, _want, atol=1e-05), f'with ignore_index=4 got {float(_got):.4f}, F.cross_entropy(logits, target, label_smoothing=0.1, "
+                                               "ignore_index=4) gives {float(_want):.4f}: skip the positions where target == ignore_index (the argument, not PAD_ID)'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

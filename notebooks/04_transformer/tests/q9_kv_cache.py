@@ -10,13 +10,15 @@ test = {   'name': 'q9_kv_cache',
                                                ">>> assert tuple(_res[1].shape) == (3, 2, 5, 4) and tuple(_res[2].shape) == (3, 2, 5, 4), 'the returned keys and values must be (N, h, t+1, d_k) = (3, "
                                                "2, 5, 4): append the new position along dim 2'\n"
                                                '>>> from seqcourse.testing import define\n'
-                                               '>>> _RefMHA = define(\'_RefMHA\', "\\nclass _RefMHA(nn.Module):\\n    # a correct multi-head attention with the notebook\'s parameter names (checks do '
-                                               'not depend on q2)\\n    def __init__(self, d, h):\\n        super().__init__()\\n        self.h, self.d_k = h, d // h\\n        self.W_q, self.W_k, '
-                                               'self.W_v, self.W_o = (nn.Linear(d, d) for _ in range(4))\\n        self.weights = None\\n    def split_heads(self, x):\\n        return '
-                                               'x.view(x.size(0), x.size(1), self.h, self.d_k).transpose(1, 2)\\n    def merge_heads(self, x):\\n        return x.transpose(1, 2).reshape(x.size(0), '
-                                               'x.size(2), self.h * self.d_k)\\n    def forward(self, query, key, value, mask=None):\\n        q, k, v = self.split_heads(self.W_q(query)), '
-                                               'self.split_heads(self.W_k(key)), self.split_heads(self.W_v(value))\\n        return self.W_o(self.merge_heads(F.scaled_dot_product_attention(q, k, v, '
-                                               'attn_mask=mask)))\\n")\n'
+                                               ">>> _RefMHA = define('_RefMHA', '\\nclass _RefMHA(nn.Module):\\n    # a correct multi-head attention with the notebook\\'s names (checks do not depend "
+                                               'on q2): W_q, W_k, W_v, W_o,\\n    # h, d_k, split_heads, merge_heads, forward, and the last weights in self.weights\\n    def __init__(self, d, '
+                                               'h):\\n        super().__init__()\\n        self.h, self.d_k = h, d // h\\n        self.W_q, self.W_k, self.W_v, self.W_o = (nn.Linear(d, d) for _ in '
+                                               'range(4))\\n        self.weights = None\\n    def split_heads(self, x):\\n        return x.view(x.size(0), x.size(1), self.h, self.d_k).transpose(1, '
+                                               '2)\\n    def merge_heads(self, x):\\n        return x.transpose(1, 2).reshape(x.size(0), x.size(2), self.h * self.d_k)\\n    def forward(self, query, '
+                                               'key, value, mask=None):\\n        q, k, v = self.split_heads(self.W_q(query)), self.split_heads(self.W_k(key)), '
+                                               'self.split_heads(self.W_v(value))\\n        scores = q @ k.transpose(-2, -1) / self.d_k ** 0.5\\n        if mask is not None:\\n            scores = '
+                                               'scores.masked_fill(~mask, float("-inf"))\\n        self.weights = torch.softmax(scores, dim=-1)\\n        return '
+                                               "self.W_o(self.merge_heads(self.weights @ v))\\n')\n"
                                                '>>> def _causal_mha(s, x, h):\n'
                                                '...     B, T, d = x.shape\n'
                                                "...     heads = lambda n: F.linear(x, s[f'W_{n}.weight'], s[f'W_{n}.bias']).view(B, T, h, d // h).transpose(1, 2)\n"
@@ -32,7 +34,9 @@ test = {   'name': 'q9_kv_cache',
                                                ">>> assert torch.allclose(_k, _want_k, atol=1e-05) and torch.allclose(_v, _want_v, atol=1e-05), 'on a small example (2 cached positions, 1 new), the "
                                                "returned keys and values must be the cached ones followed by split_heads(W_k(x)) and split_heads(W_v(x)) of the new position'\n"
                                                ">>> assert torch.allclose(_out, _want[:, 2:], atol=1e-05), 'on a small example (2 cached positions, 1 new), the output differs from causal "
-                                               "self-attention over the whole sequence at its last position: the new query attends to every cached key and to its own, then merge_heads and W_o'\n",
+                                               "self-attention over the whole sequence at its last position: the new query attends to every cached key and to its own, then merge_heads and W_o'\n"
+                                               '>>> assert _attn.weights is not None and tuple(_attn.weights.shape) == (2, 2, 1, 3), "store the step\'s attention weights (N, h, 1, t+1) = (2, 2, 1, '
+                                               '3) in attn.weights"\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
