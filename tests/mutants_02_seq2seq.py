@@ -1,6 +1,9 @@
-"""Notebook 02's mutants (bugs students make) and alternative correct solutions; run by test_mutants.py.
+"""Notebook 02's mutants (bugs students make), alternative correct solutions, answers hard-coded to the public
+checks and answers right only in types and shapes; run by test_mutants.py.
 Mutants of q6_translate run its hidden check, which trains a model in the sandbox (one thread: about
-a minute or more on a busy 2-core machine). The gradient checks (hidden) catch .detach()/.data bugs."""
+a minute or more on a busy 2-core machine). The gradient checks (hidden) catch .detach()/.data bugs; dropout
+is checked with p = 1 in training mode (every embedding dropped: a deterministic reference) and in eval mode;
+devices of Seq2Seq.forward on the meta device with stand-ins (greedy decoding needs values: left to the text)."""
 
 from __future__ import annotations
 
@@ -21,6 +24,12 @@ MUTANTS = [
     M("q1_encoder", "h returned without c", "return outputs, state", "return outputs, state[0]", ""),
     M("q1_encoder", "embeddings detached (no gradient to the embedding)", "self.dropout(self.embedding(src))",
       "self.dropout(self.embedding(src)).detach()", "gradient of embedding.weight"),
+    M("q1_encoder", "no dropout on the embeddings", "embedded = self.dropout(self.embedding(src))", "embedded = self.embedding(src)",
+      "apply self.dropout to the embeddings"),
+    M("q1_encoder", "F.dropout without training= (on in eval mode too)", "self.dropout(self.embedding(src))",
+      "F.dropout(self.embedding(src), self.dropout.p)", "eval mode"),
+    M("q1_encoder", "dropout on the outputs instead of the embeddings", ("embedded = self.dropout(self.embedding(src))", "return outputs, state"),
+      ("embedded = self.embedding(src)", "return self.dropout(outputs), state"), "nowhere else"),
     # q2: decoder step
     M("q2_decoder", "softmax on the logits", "return self.out(output.squeeze(1)), state", "return torch.softmax(self.out(output.squeeze(1)), -1), state", "probabilities"),
     M("q2_decoder", "given state ignored", "self.rnn(embedded, state)", "self.rnn(embedded)", "Feed the given state"),
@@ -29,6 +38,14 @@ MUTANTS = [
       "F.one_hot(token.unsqueeze(1), self.embedding.num_embeddings)[..., :self.embedding.embedding_dim].float()", "embedding -> rnn -> out"),
     M("q2_decoder", "state detached after each step (truncated backprop)", "return self.out(output.squeeze(1)), state",
       "return self.out(output.squeeze(1)), tuple(s.detach() for s in state)", "do not .detach() the state"),
+    M("q2_decoder", "squeeze() without a dim (a batch of one loses its batch axis)", "self.out(output.squeeze(1))", "self.out(output.squeeze())", "(1, V)"),
+    M("q2_decoder", "no dropout on the embedding", "self.dropout(self.embedding(token.unsqueeze(1)))", "self.embedding(token.unsqueeze(1))",
+      "embed, then dropout"),
+    M("q2_decoder", "F.dropout without training= (on in eval mode too)", "self.dropout(self.embedding(token.unsqueeze(1)))",
+      "F.dropout(self.embedding(token.unsqueeze(1)), self.dropout.p)", "eval mode"),
+    M("q2_decoder", "dropout on the LSTM output instead of the embedding",
+      ("self.dropout(self.embedding(token.unsqueeze(1)))", "self.out(output.squeeze(1))"),
+      ("self.embedding(token.unsqueeze(1))", "self.out(self.dropout(output.squeeze(1)))"), "nowhere else"),
     # q3: teacher-forced forward pass
     M("q3_seq2seq", "target not shifted: T steps, <sos> fed twice", "for t in range(1, tgt.size(1)):", "for t in range(tgt.size(1)):", "T-1"),
     M("q3_seq2seq", "<eos> fed as input: T steps", ("for t in range(1, tgt.size(1)):", "token = tgt[:, t] if"),
@@ -45,6 +62,10 @@ MUTANTS = [
     M("q3_seq2seq", "decoder state detached between steps", "self.decoder(token, state)",
       "self.decoder(token, tuple(s.detach() for s in state))", "flow back through every decoder step"),
     M("q3_seq2seq", "logits collected with .data", "logits.append(step_logits)", "logits.append(step_logits.data)", "carry no gradient"),
+    M("q3_seq2seq", "<sos> made on the CPU", "token = tgt[:, 0] ", "token = torch.full((tgt.size(0),), SOS_ID) ", "inputs' device"),
+    M("q3_seq2seq", "the decoder's layers called directly (bypasses the decoder interface)", "step_logits, state = self.decoder(token, state)",
+      "out, state = self.decoder.rnn(self.decoder.dropout(self.decoder.embedding(token)).unsqueeze(1), state)\n"
+      "            step_logits = self.decoder.out(out.squeeze(1))", "self.decoder(token, state)"),
     # q4: loss
     M("q4_loss", "targets not shifted", "targets = tgt[:, 1:]", "targets = tgt[:, :-1]", "tgt[:, 1:]"),
     M("q4_loss", "padding counted in the loss", ", ignore_index=PAD_ID)", ")", "ignore_index"),
@@ -53,6 +74,12 @@ MUTANTS = [
     M("q4_loss", "logits flattened time-major", "logits.reshape(-1, logits.size(-1))", "logits.transpose(0, 1).reshape(-1, logits.size(-1))", "expected"),
     M("q4_loss", "loss rebuilt from a float (no gradient to the model)", "return loss, int(",
       "return torch.tensor(loss.item(), requires_grad=True), int(", "no gradient reaches the logits"),
+    M("q4_loss", "log of softmax (-inf for large logits)",
+      "loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1), ignore_index=PAD_ID)",
+      "loss = F.nll_loss(torch.log(torch.softmax(logits, -1)).reshape(-1, logits.size(-1)), targets.reshape(-1), ignore_index=PAD_ID)",
+      "stably"),
+    M("q4_loss", "padding id written as a literal 0", ("ignore_index=PAD_ID)", "(targets != PAD_ID)"), ("ignore_index=0)", "(targets != 0)"),
+      "never a literal 0"),
     # q5: greedy decoding
     M("q5_greedy", "decoding never stops early", "        if finished.all():\n            break\n", "", "never stops"),
     M("q5_greedy", "stops when the first sentence finishes", "finished.all()", "finished.any()", "ALL sentences"),
@@ -61,6 +88,11 @@ MUTANTS = [
     M("q5_greedy", "<sos> kept in the output", "steps = []", "steps = [token]", "expected"),
     M("q5_greedy", "argmax over the batch", "logits.argmax(-1)", "logits.argmax(0)", ""),
     M("q5_greedy", "decoder state not carried", "logits, state = model.decoder(token, state)", "logits, _ = model.decoder(token, state)", ""),
+    M("q5_greedy", "model switched to eval mode inside", "    _, state = model.encoder(src, src_len)\n",
+      "    model.eval()\n    _, state = model.encoder(src, src_len)\n", "the caller"),
+    M("q5_greedy", "squeeze() on the result (a single sentence loses its batch axis)", "return torch.stack(steps, dim=1)",
+      "return torch.stack(steps, dim=1).squeeze()", "(1, "),
+    M("q5_greedy", "max_len ignored (a fixed 50 steps)", "for _ in range(max_len):", "for _ in range(50):", "max_len"),
     # q6: translate (hidden check trains the model)
     M("q6_translate", "raw ids mapped with itos (<eos>, <pad> kept)", "[tgt_vocab.decode(row) for row in out]",
       "[[tgt_vocab.itos[i] for i in row] for row in out]", "tgt_vocab.decode"),
@@ -69,6 +101,10 @@ MUTANTS = [
     M("q6_translate", "padded length passed as every length", "lengths, max_len)", "torch.full_like(lengths, ids.size(1)), max_len)", "exactly"),
     M("q6_translate", "sentences encoded without <sos>/<eos>", "src_vocab.encode(tokenize(s))",
       "src_vocab.encode(tokenize(s), sos_eos=False)", "<sos>/<eos>"),
+    M("q6_translate", "max_len not passed on", "greedy_decode(model, ids.to(device), lengths, max_len)",
+      "greedy_decode(model, ids.to(device), lengths)", "pass max_len on"),
+    M("q6_translate", "batch_size ignored (one batch for all sentences)", ("range(0, len(sentences), batch_size)", "sentences[i:i + batch_size]"),
+      ("range(0, len(sentences), max(1, len(sentences)))", "sentences"), "at most batch_size"),
 ]
 
 ALTERNATIVES = {
@@ -135,5 +171,35 @@ return result
 
 # answers written to satisfy only the public checks (shapes, dtypes, ranges): the hidden cases must fail them
 PUBLIC_ONLY = {
-    "q5_greedy": "return torch.tensor([[5, 4, 3], [5, 3, 0]])",  # the answer of the public fixed-value case
+    "q5_greedy": """
+if src.size(0) == 1:
+    return torch.tensor([[4, 5, 3]])        # the public case of one sentence
+return torch.tensor([[5, 4, 3], [5, 3, 0]])  # the public fixed-value case
+""",
+}
+
+# answers right only in types and shapes (zeros, inputs passed through): together at most a tenth of the points
+GARBAGE = {
+    "q1_encoder": """
+B, S = src.shape
+zeros = torch.zeros(self.rnn.num_layers, B, self.rnn.hidden_size, device=src.device)
+return torch.zeros(B, S, self.rnn.hidden_size, device=src.device), (zeros, zeros.clone())
+""",
+    "q2_decoder": """
+return torch.zeros(token.size(0), self.out.out_features, device=token.device), state
+""",
+    "q3_seq2seq": """
+B, T = tgt.shape
+return torch.zeros(B, T - 1, self.decoder.out.out_features, device=tgt.device)
+""",
+    "q4_loss": """
+logits = model(src, src_len, tgt, teacher_forcing)
+return (logits * 0).sum(), int(tgt.size(0))
+""",
+    "q5_greedy": """
+return torch.zeros(src.size(0), max_len, dtype=torch.long, device=src.device)
+""",
+    "q6_translate": """
+return [[] for _ in sentences]
+""",
 }

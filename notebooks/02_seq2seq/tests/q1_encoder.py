@@ -13,7 +13,8 @@ test = {   'name': 'q1_encoder',
                                                '>>> assert tuple(_h.shape) == (2, 3, 6) and tuple(_c.shape) == (2, 3, 6), f"h and c must be (L, B, H) = (2, 3, 6), got {tuple(_h.shape)}: return the '
                                                'LSTM\'s whole final state"\n',
                                        'hidden': False,
-                                       'locked': False},
+                                       'locked': False,
+                                       'points': 0},
                                    {   'code': '>>> _ = torch.manual_seed(0)\n'
                                                '>>> _emb, _rnn = (nn.Embedding(10, 4), nn.LSTM(4, 6, 2, batch_first=True))\n'
                                                '>>> _enc = Encoder(vocab_size=10, emb_size=4, hidden_size=6, num_layers=2).eval()\n'
@@ -30,7 +31,31 @@ test = {   'name': 'q1_encoder',
                                                "the sentence alone (embedding -> dropout -> rnn)'\n"
                                                "...         assert bool((_out[_b, _len[_b]:] == 0).all()), 'outputs at padded positions must be zero (pad_packed_sequence does this)'\n",
                                        'hidden': False,
-                                       'locked': False}],
+                                       'locked': False,
+                                       'points': 0.25},
+                                   {   'code': '>>> _ = torch.manual_seed(0)\n'
+                                               '>>> _emb, _rnn = (nn.Embedding(10, 4), nn.LSTM(4, 6, batch_first=True))\n'
+                                               ">>> _weights = {'embedding.weight': _emb.weight.detach(), **{'rnn.' + k: v for k, v in _rnn.state_dict().items()}}\n"
+                                               '>>> _src, _len = (torch.tensor([[2, 5, 6, 3, 0], [2, 7, 3, 0, 0]]), torch.tensor([4, 3]))\n'
+                                               '>>> _enc = Encoder(vocab_size=10, emb_size=4, hidden_size=6, num_layers=1, dropout=1.0).train()\n'
+                                               '>>> _ = _enc.load_state_dict(_weights, strict=False)\n'
+                                               '>>> _out, (_h, _c) = _enc(_src, _len)\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     for _b in range(2):\n'
+                                               '...         _zo, (_zh, _zc) = _rnn(torch.zeros(1, int(_len[_b]), 4))\n'
+                                               "...         assert torch.allclose(_h[:, _b], _zh[:, 0], atol=1e-05) and torch.allclose(_out[_b, :_len[_b]], _zo[0], atol=1e-05), 'with dropout=1.0 in "
+                                               'training mode every embedding is dropped (zero), so the LSTM must read zeros: apply self.dropout to the embeddings (embed, then dropout), and nowhere '
+                                               "else'\n"
+                                               '>>> _ = _enc.eval()\n'
+                                               '>>> _out, (_h, _c) = _enc(_src, _len)\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     for _b in range(2):\n'
+                                               '...         _ro, (_rh, _rc) = _rnn(_emb(_src[_b:_b + 1, :_len[_b]]))\n'
+                                               "...         assert torch.allclose(_h[:, _b], _rh[:, 0], atol=1e-05), 'with dropout=1.0 in eval mode the encoder must not drop anything: dropout is off "
+                                               "after model.eval() (use self.dropout, or F.dropout(..., training=self.training))'\n",
+                                       'hidden': False,
+                                       'locked': False,
+                                       'points': 0.25}],
                       'scored': True,
                       'setup': '',
                       'teardown': '',

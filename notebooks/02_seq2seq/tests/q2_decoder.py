@@ -11,7 +11,8 @@ test = {   'name': 'q2_decoder',
                                                ">>> assert tuple(_logits.shape) == (3, 9), f'logits must be (B, V) = (3, 9), got {tuple(_logits.shape)}: one step, so squeeze the time axis (dim 1)'\n"
                                                ">>> assert tuple(_h.shape) == (2, 3, 6), 'the new state must have the shape of the old one, (L, B, H)'\n",
                                        'hidden': False,
-                                       'locked': False},
+                                       'locked': False,
+                                       'points': 0},
                                    {   'code': '>>> _ = torch.manual_seed(0)\n'
                                                '>>> _emb, _rnn, _lin = (nn.Embedding(9, 4), nn.LSTM(4, 6, 2, batch_first=True), nn.Linear(6, 9))\n'
                                                '>>> _dec = Decoder(vocab_size=9, emb_size=4, hidden_size=6, num_layers=2).eval()\n'
@@ -29,7 +30,31 @@ test = {   'name': 'q2_decoder',
                                                '>>> assert torch.allclose(_h, _wh, atol=1e-05) and torch.allclose(_c, _wc, atol=1e-05), "the new (h, c) differs from the LSTM\'s after this step: '
                                                'return the state that self.rnn gives back"\n',
                                        'hidden': False,
-                                       'locked': False}],
+                                       'locked': False,
+                                       'points': 0.25},
+                                   {   'code': '>>> _ = torch.manual_seed(0)\n'
+                                               '>>> _emb, _rnn, _lin = (nn.Embedding(9, 4), nn.LSTM(4, 6, batch_first=True), nn.Linear(6, 9))\n'
+                                               ">>> _weights = {'embedding.weight': _emb.weight.detach(), **{'rnn.' + k: v for k, v in _rnn.state_dict().items()}, **{'out.' + k: v for k, v in "
+                                               '_lin.state_dict().items()}}\n'
+                                               '>>> _dec = Decoder(vocab_size=9, emb_size=4, hidden_size=6, num_layers=1, dropout=1.0).train()\n'
+                                               '>>> _ = _dec.load_state_dict(_weights, strict=False)\n'
+                                               '>>> _tok, _h0, _c0 = (torch.tensor([2, 5, 7]), torch.randn(1, 3, 6), torch.randn(1, 3, 6))\n'
+                                               '>>> _logits, (_h, _c) = _dec(_tok, (_h0, _c0))\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _zo, _ = _rnn(torch.zeros(3, 1, 4), (_h0, _c0))\n'
+                                               "...     assert torch.allclose(_logits, _lin(_zo[:, 0]), atol=1e-05), 'with dropout=1.0 in training mode the embedding is dropped (zero), so the logits "
+                                               "must be out(rnn(zeros, state)): apply self.dropout to the embedding (embed, then dropout), and nowhere else'\n"
+                                               '>>> _ = _dec.eval()\n'
+                                               '>>> _logits, _ = _dec(_tok[:1], (_h0[:, :1], _c0[:, :1]))\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _ro, _ = _rnn(_emb(_tok[:1])[:, None], (_h0[:, :1], _c0[:, :1]))\n'
+                                               ">>> assert tuple(_logits.shape) == (1, 9), f'for a batch of one sentence the logits must be (1, V) = (1, 9), got {tuple(_logits.shape)}: squeeze only "
+                                               "the time axis, squeeze(1)'\n"
+                                               ">>> assert torch.allclose(_logits, _lin(_ro[:, 0]).detach(), atol=1e-05), 'with dropout=1.0 in eval mode the decoder must not drop anything: dropout "
+                                               "is off after model.eval() (use self.dropout, or F.dropout(..., training=self.training))'\n",
+                                       'hidden': False,
+                                       'locked': False,
+                                       'points': 0.25}],
                       'scored': True,
                       'setup': '',
                       'teardown': '',

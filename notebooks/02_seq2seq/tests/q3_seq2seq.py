@@ -10,18 +10,26 @@ test = {   'name': 'q3_seq2seq',
                                                ">>> assert tuple(_logits.shape) == (2, 4, 8), f'logits must be (B, T-1, V) = (2, 4, 8), got {tuple(_logits.shape)}: T-1 steps, reading tgt[:, :-1] and "
                                                "predicting tgt[:, 1:] (never feed <eos>)'\n",
                                        'hidden': False,
-                                       'locked': False},
+                                       'locked': False,
+                                       'points': 0},
                                    {   'code': '>>> from seqcourse.testing import define\n'
-                                               ">>> _Ref = define('_Ref', 'if True:  # reference encoder and decoder, so that this check does not depend on questions 1-2\\n    class "
-                                               '_RefEncoder(nn.Module):\\n        def __init__(self, V, E, H, L=1):\\n            super().__init__()\\n            self.embedding, self.rnn = '
-                                               'nn.Embedding(V, E), nn.LSTM(E, H, L, batch_first=True)\\n        def forward(self, src, src_len):\\n            packed = '
-                                               'nn.utils.rnn.pack_padded_sequence(self.embedding(src), src_len.cpu(), batch_first=True, enforce_sorted=False)\\n            out, state = '
-                                               'self.rnn(packed)\\n            return nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=src.size(1))[0], state\\n    class '
-                                               '_RefDecoder(nn.Module):\\n        def __init__(self, V, E, H, L=1):\\n            super().__init__()\\n            self.embedding, self.rnn, self.out '
-                                               '= nn.Embedding(V, E), nn.LSTM(E, H, L, batch_first=True), nn.Linear(H, V)\\n        def forward(self, token, state):\\n            out, state = '
-                                               'self.rnn(self.embedding(token).unsqueeze(1), state)\\n            return self.out(out.squeeze(1)), state\\n    class _RefModel(nn.Module):\\n        '
-                                               'def __init__(self, encoder, decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n    _Ref = '
-                                               "(_RefEncoder, _RefDecoder, _RefModel)')\n"
+                                               '>>> _BASES = "if True:  # the layers of the notebook\'s Encoder and Decoder, and a model around them: the stand-ins below derive from these\\n    '
+                                               'class _EncoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
+                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
+                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
+                                               '0.0)\\n    class _DecoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
+                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
+                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
+                                               '0.0)\\n            self.out = nn.Linear(hidden_size, vocab_size)\\n    class _ModelLike(nn.Module):\\n        def __init__(self, encoder, '
+                                               'decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n        def forward(self, src, src_len, tgt, '
+                                               'teacher_forcing=1.0):   # the notebook\'s own Seq2Seq.forward\\n            return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\n"\n'
+                                               ">>> _REF = _BASES + '\\n    class _RefEncoder(_EncoderLike):   # a reference encoder, so that a check does not depend on question 1\\n        def "
+                                               'forward(self, src, src_len):\\n            packed = nn.utils.rnn.pack_padded_sequence(self.dropout(self.embedding(src)), src_len.cpu(), '
+                                               'batch_first=True, enforce_sorted=False)\\n            out, state = self.rnn(packed)\\n            return nn.utils.rnn.pad_packed_sequence(out, '
+                                               'batch_first=True, total_length=src.size(1))[0], state\\n    class _RefDecoder(_DecoderLike):   # a reference decoder, so that a check does not depend '
+                                               'on question 2\\n        def forward(self, token, state):\\n            out, state = self.rnn(self.dropout(self.embedding(token)).unsqueeze(1), '
+                                               "state)\\n            return self.out(out.squeeze(1)), state\\n'\n"
+                                               ">>> _Ref = define('_Ref', _REF + '    _Ref = (_RefEncoder, _RefDecoder, _ModelLike)\\n')\n"
                                                '>>> _ = torch.manual_seed(0)\n'
                                                '>>> _eemb, _ernn = (nn.Embedding(10, 4), nn.LSTM(4, 6, batch_first=True))\n'
                                                '>>> _demb, _drnn, _dlin = (nn.Embedding(8, 4), nn.LSTM(4, 6, batch_first=True), nn.Linear(6, 8))\n'
@@ -40,7 +48,8 @@ test = {   'name': 'q3_seq2seq',
                                                '>>> assert torch.allclose(_logits, _want, atol=1e-05), "with teacher_forcing=1 the logits must equal the decoder run over tgt[:, :-1] (never the token '
                                                'being predicted, never <eos> as input), started from the encoder\'s final state and carrying its own state from step to step"\n',
                                        'hidden': False,
-                                       'locked': False}],
+                                       'locked': False,
+                                       'points': 0.5}],
                       'scored': True,
                       'setup': '',
                       'teardown': '',

@@ -9,18 +9,26 @@ test = {   'name': 'q5_greedy',
                                                ">>> assert _out.dtype == torch.long and _out.dim() == 2 and (_out.shape[0] == 2), f'expected (B, L) long, got {tuple(_out.shape)} {_out.dtype}'\n"
                                                ">>> assert 1 <= _out.shape[1] <= 7, f'{_out.shape[1]} steps with max_len=7'\n",
                                        'hidden': False,
-                                       'locked': False},
+                                       'locked': False,
+                                       'points': 0},
                                    {   'code': '>>> from seqcourse.testing import define\n'
-                                               ">>> _Ref = define('_Ref', 'if True:  # reference encoder and decoder, so that this check does not depend on questions 1-2\\n    class "
-                                               '_RefEncoder(nn.Module):\\n        def __init__(self, V, E, H, L=1):\\n            super().__init__()\\n            self.embedding, self.rnn = '
-                                               'nn.Embedding(V, E), nn.LSTM(E, H, L, batch_first=True)\\n        def forward(self, src, src_len):\\n            packed = '
-                                               'nn.utils.rnn.pack_padded_sequence(self.embedding(src), src_len.cpu(), batch_first=True, enforce_sorted=False)\\n            out, state = '
-                                               'self.rnn(packed)\\n            return nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=src.size(1))[0], state\\n    class '
-                                               '_RefDecoder(nn.Module):\\n        def __init__(self, V, E, H, L=1):\\n            super().__init__()\\n            self.embedding, self.rnn, self.out '
-                                               '= nn.Embedding(V, E), nn.LSTM(E, H, L, batch_first=True), nn.Linear(H, V)\\n        def forward(self, token, state):\\n            out, state = '
-                                               'self.rnn(self.embedding(token).unsqueeze(1), state)\\n            return self.out(out.squeeze(1)), state\\n    class _RefModel(nn.Module):\\n        '
-                                               'def __init__(self, encoder, decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n    _Ref = '
-                                               "(_RefEncoder, _RefDecoder, _RefModel)')\n"
+                                               '>>> _BASES = "if True:  # the layers of the notebook\'s Encoder and Decoder, and a model around them: the stand-ins below derive from these\\n    '
+                                               'class _EncoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
+                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
+                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
+                                               '0.0)\\n    class _DecoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
+                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
+                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
+                                               '0.0)\\n            self.out = nn.Linear(hidden_size, vocab_size)\\n    class _ModelLike(nn.Module):\\n        def __init__(self, encoder, '
+                                               'decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n        def forward(self, src, src_len, tgt, '
+                                               'teacher_forcing=1.0):   # the notebook\'s own Seq2Seq.forward\\n            return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\n"\n'
+                                               ">>> _REF = _BASES + '\\n    class _RefEncoder(_EncoderLike):   # a reference encoder, so that a check does not depend on question 1\\n        def "
+                                               'forward(self, src, src_len):\\n            packed = nn.utils.rnn.pack_padded_sequence(self.dropout(self.embedding(src)), src_len.cpu(), '
+                                               'batch_first=True, enforce_sorted=False)\\n            out, state = self.rnn(packed)\\n            return nn.utils.rnn.pad_packed_sequence(out, '
+                                               'batch_first=True, total_length=src.size(1))[0], state\\n    class _RefDecoder(_DecoderLike):   # a reference decoder, so that a check does not depend '
+                                               'on question 2\\n        def forward(self, token, state):\\n            out, state = self.rnn(self.dropout(self.embedding(token)).unsqueeze(1), '
+                                               "state)\\n            return self.out(out.squeeze(1)), state\\n'\n"
+                                               ">>> _Ref = define('_Ref', _REF + '    _Ref = (_RefEncoder, _RefDecoder, _ModelLike)\\n')\n"
                                                '>>> _ = torch.manual_seed(9)\n'
                                                '>>> _eemb, _ernn = (nn.Embedding(10, 4), nn.LSTM(4, 6, batch_first=True))\n'
                                                '>>> _demb, _drnn, _dlin = (nn.Embedding(8, 4), nn.LSTM(4, 6, batch_first=True), nn.Linear(6, 8))\n'
@@ -53,7 +61,37 @@ test = {   'name': 'q5_greedy',
                                                '>>> assert torch.equal(_out, _want), f"got {_out.tolist()}, expected {_want.tolist()}: start from <sos> with the encoder\'s final state, feed back '
                                                'each step\'s argmax (its own prediction), keep <eos>, write <pad> after it, and stop once ALL sentences have produced <eos>"\n',
                                        'hidden': False,
-                                       'locked': False}],
+                                       'locked': False,
+                                       'points': 0.5},
+                                   {   'code': '>>> from seqcourse.testing import define\n'
+                                               '>>> _BASES = "if True:  # the layers of the notebook\'s Encoder and Decoder, and a model around them: the stand-ins below derive from these\\n    '
+                                               'class _EncoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
+                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
+                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
+                                               '0.0)\\n    class _DecoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
+                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
+                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
+                                               '0.0)\\n            self.out = nn.Linear(hidden_size, vocab_size)\\n    class _ModelLike(nn.Module):\\n        def __init__(self, encoder, '
+                                               'decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n        def forward(self, src, src_len, tgt, '
+                                               'teacher_forcing=1.0):   # the notebook\'s own Seq2Seq.forward\\n            return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\n"\n'
+                                               '>>> _Stub = define(\'_CountStub\', _BASES + "\\n    class _CountEncoder(_EncoderLike):\\n        # final state (h, c), each (1, B, 1): h = each '
+                                               "sentence's source length, the number of steps before its <eos>\\n        def __init__(self):\\n            super().__init__(20, 2, 1)\\n        def "
+                                               'forward(self, src, src_len):\\n            B = src.size(0)\\n            h = src_len.to(device=src.device, dtype=torch.float).view(1, B, '
+                                               '1)\\n            return torch.zeros(B, src.size(1), 1, device=src.device), (h, torch.zeros_like(h))\\n    class _CountDecoder(_DecoderLike):\\n        '
+                                               '# emits 4, 5, 6, ... and <eos> (3) once its countdown h reaches 0; records its inputs\\n        def __init__(self):\\n            super().__init__(20, '
+                                               '2, 1)\\n            self.fed = []\\n        def forward(self, token, state):\\n            self.fed.append(token.clone())\\n            h, c = '
+                                               'state\\n            nxt = torch.where(h[0, :, 0] <= 0, torch.full_like(token, EOS_ID), torch.clamp(token + 1, min=4))\\n            return 10.0 * '
+                                               'F.one_hot(nxt, 20).float(), (h - 1, c)\\n    class _CountStub(_ModelLike):\\n        def __init__(self):\\n            '
+                                               'super().__init__(_CountEncoder(), _CountDecoder())\\n")\n'
+                                               '>>> _stub = _Stub().train()\n'
+                                               '>>> _out = greedy_decode(_stub, torch.zeros(1, 3, dtype=torch.long), torch.tensor([2]), max_len=6)\n'
+                                               '>>> assert isinstance(_out, torch.Tensor) and tuple(_out.shape) == (1, 3), f"for one sentence that ends after 3 steps the result must be (1, 3), got '
+                                               '{tuple(getattr(_out, \'shape\', ()))}: keep the batch axis (no squeeze() without a dim)"\n'
+                                               ">>> assert _out.tolist() == [[4, 5, 3]], f'got {_out.tolist()}, expected [[4, 5, 3]]'\n"
+                                               ">>> assert _stub.training, 'greedy_decode switched the model to eval mode: leave the mode to the caller (translate calls model.eval() itself)'\n",
+                                       'hidden': False,
+                                       'locked': False,
+                                       'points': 0.2}],
                       'scored': True,
                       'setup': '',
                       'teardown': '',

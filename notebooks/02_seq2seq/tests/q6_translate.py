@@ -11,21 +11,39 @@ test = {   'name': 'q6_translate',
                                                ">>> assert all(('<sos>' not in r and '<eos>' not in r and ('<pad>' not in r) for r in _res)), 'translations must not contain <sos>, <eos> or <pad>: "
                                                "use tgt_vocab.decode'\n",
                                        'hidden': False,
-                                       'locked': False},
+                                       'locked': False,
+                                       'points': 0},
                                    {   'code': '>>> from seqcourse.testing import define\n'
-                                               '>>> _Stub = define(\'_LengthStub\', \'if True:  # a stand-in model that writes one "1" per source token (<sos>, <eos> included)\\n    class '
-                                               '_LengthEncoder(nn.Module):\\n        def forward(self, src, src_len):\\n            return None, src_len.clone().float()\\n    class '
-                                               '_LengthDecoder(nn.Module):\\n        def forward(self, token, state):\\n            nxt = torch.where(state <= 0, torch.full_like(token, 3), '
-                                               'torch.full_like(token, 4))\\n            return 10.0 * F.one_hot(nxt, 6).float(), state - 1\\n    class _LengthStub(nn.Module):\\n        def '
-                                               '__init__(self):\\n            super().__init__()\\n            self.encoder, self.decoder = _LengthEncoder(), _LengthDecoder()\\n            '
-                                               "self.unused = nn.Parameter(torch.zeros(1))')\n"
+                                               '>>> _BASES = "if True:  # the layers of the notebook\'s Encoder and Decoder, and a model around them: the stand-ins below derive from these\\n    '
+                                               'class _EncoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
+                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
+                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
+                                               '0.0)\\n    class _DecoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
+                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
+                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
+                                               '0.0)\\n            self.out = nn.Linear(hidden_size, vocab_size)\\n    class _ModelLike(nn.Module):\\n        def __init__(self, encoder, '
+                                               'decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n        def forward(self, src, src_len, tgt, '
+                                               'teacher_forcing=1.0):   # the notebook\'s own Seq2Seq.forward\\n            return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\n"\n'
+                                               ">>> _Stub = define('_LengthStub', _BASES + '\\n    class _LengthEncoder(_EncoderLike):\\n        # final state (h, c), each (1, B, 1): h = each "
+                                               "sentence\\'s number of source ids (<sos>, <eos> included); records its batch sizes\\n        def __init__(self):\\n            super().__init__(8, 2, "
+                                               '1)\\n            self.batches = []\\n        def forward(self, src, src_len):\\n            B = src.size(0)\\n            '
+                                               'self.batches.append(B)\\n            h = src_len.to(device=src.device, dtype=torch.float).view(1, B, 1)\\n            return torch.zeros(B, '
+                                               'src.size(1), 1, device=src.device), (h, torch.zeros_like(h))\\n    class _LengthDecoder(_DecoderLike):\\n        # writes id 4 while its countdown h '
+                                               'is positive, then <eos>\\n        def __init__(self):\\n            super().__init__(6, 2, 1)\\n        def forward(self, token, state):\\n            '
+                                               'h, c = state\\n            nxt = torch.where(h[0, :, 0] <= 0, torch.full_like(token, EOS_ID), torch.full_like(token, 4))\\n            return 10.0 * '
+                                               'F.one_hot(nxt, 6).float(), (h - 1, c)\\n    class _LengthStub(_ModelLike):\\n        # a stand-in model that writes one "1" (id 4) per source '
+                                               "id\\n        def __init__(self):\\n            super().__init__(_LengthEncoder(), _LengthDecoder())\\n')\n"
                                                ">>> _sv, _tv = (Vocab.build([['one', 'two']]), Vocab.build([['1', '2']]))\n"
                                                ">>> _res = translate(_Stub(), ['one one one', 'two', 'one two'], _sv, _tv, max_len=9)\n"
                                                ">>> _want = [['1'] * 5, ['1'] * 3, ['1'] * 4]\n"
                                                '>>> assert _res == _want, f"a stand-in model that writes one \'1\' per source id gave {_res}, expected {_want}: encode each sentence with <sos>/<eos> '
-                                               'as in training (src_vocab.encode), pass each sentence\'s own length to greedy_decode, decode with tgt_vocab.decode, and keep the input order"\n',
+                                               'as in training (src_vocab.encode), pass each sentence\'s own length to greedy_decode, decode with tgt_vocab.decode, and keep the input order"\n'
+                                               ">>> _res = translate(_Stub(), ['one two one two one two one two'], _sv, _tv, max_len=6)\n"
+                                               '>>> assert _res == [[\'1\'] * 6], f"with max_len=6 the stand-in\'s translation of a long sentence must stop after 6 tokens, got {(len(_res[0]) if _res '
+                                               'and isinstance(_res[0], list) else _res)}: pass max_len on to greedy_decode"\n',
                                        'hidden': False,
-                                       'locked': False}],
+                                       'locked': False,
+                                       'points': 0.5}],
                       'scored': True,
                       'setup': '',
                       'teardown': '',
