@@ -9,6 +9,7 @@ every variant): far cheaper than one full grading per mutant.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,15 +49,23 @@ class MasterNotebook:
         assert len(found) == 1, f"{question}: expected one solution cell, found {len(found)}"
         return found[0]
 
-    def run(self, question: str, source: str | None = None) -> checks.QuestionResult:
-        """Grade ``question`` with its solution cell replaced by ``source`` (the reference if None)."""
+    def run(self, question: str, source: str | None = None, hint: str | None = None) -> checks.QuestionResult:
+        """Grade ``question`` with its solution cell replaced by ``source`` (the reference if None). With
+        ``hint`` (a mutant's), public cases run first and all of them, hidden cases only until a case has
+        failed with that hint: the rest cannot change the verdict, and some train a model."""
         if self.sandbox is not None and self.sandbox.stopped:
             self.close()
         if self.sandbox is None:
             self.sandbox = Sandbox({"seqcourse": ROOT / "seqcourse"}, timeout=3600, request_timeout=120).__enter__()
         cells = [source if sol and q == question and source is not None else src for q, sol, src in self.cells]
         self.sandbox.run(cells, reset=True)
-        return checks.run_question(self.sandbox, self.questions[question], self.sandbox.names(), cells)
+        q = self.questions[question]
+        enough = None
+        if hint is not None:
+            q = dataclasses.replace(q, cases=sorted(q.cases, key=lambda c: c.hidden))
+            public = sum(not c.hidden for c in q.cases)
+            enough = lambda results: len(results) >= public and any(not r.passed and hint in r.message for r in results)  # noqa: E731
+        return checks.run_question(self.sandbox, q, self.sandbox.names(), cells, enough)
 
     def mutate(self, mutant: Mutant) -> str:
         src = self.solution(mutant.question)

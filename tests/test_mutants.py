@@ -64,7 +64,7 @@ def test_alternative_correct_solution_passes(master, nb, question):
                          ids=lambda v: v if isinstance(v, str) else f"{v.question}: {v.name}")
 def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):
     m = master(nb)
-    test = m.run(mutant.question, m.mutate(mutant))
+    test = m.run(mutant.question, m.mutate(mutant), hint=mutant.message)
     _public_reveals.setdefault(nb, {})[SPECS[nb].MUTANTS.index(mutant)] = any(
         not r.passed for r in test.results if not r.case.hidden)
     assert not passed_all(test), f"the autograder accepts the bug '{mutant.name}'"
