@@ -21,6 +21,10 @@ from tqdm.auto import tqdm
 
 SMOKE = os.environ.get("SEQCOURSE_SMOKE", "") not in ("", "0")
 """True when $SEQCOURSE_SMOKE is set: notebooks shrink data and epochs (CI runs them top to bottom)."""
+if SMOKE:
+    # smoke runs are tiny and share their machine with other jobs (a test suite): one thread each is far
+    # faster than threads fighting over the cores
+    torch.set_num_threads(1)
 
 
 def get_device(prefer: str | None = None) -> torch.device:
