@@ -73,6 +73,24 @@ def grads(call, args: tuple, weights: list, module: torch.nn.Module | None = Non
 _DEVICE_ERRORS = ("expected device", "same device", "device type", "is on", "to be on")
 
 
+class _DeviceWrite(RuntimeError):
+    pass
+
+
+class _WritesFromMeta(torch.overrides.TorchFunctionMode):
+    """Flags values of the meta device written into a tensor elsewhere (``out[:, t] = h`` into an output
+    preallocated without ``device=``): on a GPU that copy would silently move results to the CPU."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if func in (torch.Tensor.__setitem__, torch.Tensor.copy_) and len(args) >= 2:
+            dst, src = args[0], args[-1]
+            if isinstance(dst, torch.Tensor) and isinstance(src, torch.Tensor) and src.device.type == "meta" \
+                    and dst.device.type != "meta":
+                raise _DeviceWrite(f"values on the input's device (meta) written into a tensor on {dst.device}: "
+                                   "it was made without device=")
+        return func(*args, **(kwargs or {}))
+
+
 def device_problem(call, args: tuple, module: torch.nn.Module | None = None) -> str | None:
     """Run ``call(*args)`` with ``module`` and every tensor argument on the ``meta`` device (a device that
     is not the CPU, without a GPU). Returns None when every output tensor is on that device, else what
@@ -84,7 +102,10 @@ def device_problem(call, args: tuple, module: torch.nn.Module | None = None) -> 
     if module is not None:
         module.to(meta)  # its values are gone: use a module made for this check only
     try:
-        outs = _tensors(call(*_map(args, lambda t: t.to(meta))))
+        with _WritesFromMeta():
+            outs = _tensors(call(*_map(args, lambda t: t.to(meta))))
+    except _DeviceWrite as e:
+        return str(e)
     except (RuntimeError, ValueError, TypeError, NotImplementedError) as e:
         text = str(e)
         if "meta" in text and any(s in text for s in _DEVICE_ERRORS):

@@ -77,6 +77,8 @@ MUTANTS = [
       "state = self.cell(x[:, t], (state[0], torch.zeros_like(state[1])))", "carried"),
     M("q4_lstm", "hidden state not carried", "state = self.cell(x[:, t], state)",
       "state = self.cell(x[:, t], (torch.zeros_like(state[0]), state[1]))", "carried"),
+    M("q4_lstm", "output preallocated on the CPU", ("outputs = []", "outputs.append(state[0])", "return torch.stack(outputs, dim=1), state "),
+      ("outputs = torch.empty(B, T, self.hidden_size)", "outputs[:, t] = state[0]", "return outputs, state "), "made without device="),
     M("q4_lstm", "outputs hold c", "outputs.append(state[0])", "outputs.append(state[1])", "outputs hold h, not c"),
     M("q4_lstm", "final state reversed", "return torch.stack(outputs, dim=1), state ", "return torch.stack(outputs, dim=1), state[::-1] ", "h_T"),
     M("q4_lstm", "given state ignored", "if state is None:", "if True:", "given"),
