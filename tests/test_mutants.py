@@ -60,6 +60,18 @@ def test_alternative_correct_solution_passes(master, nb, question):
     assert passed_all(test), failures(test)
 
 
+MORE = [(nb, q, i) for nb in NOTEBOOKS for q, bodies in sorted(getattr(SPECS[nb], "MORE_ALTERNATIVES", {}).items())
+        for i in range(len(bodies))]
+
+
+@pytest.mark.parametrize("nb, question, i", MORE)
+def test_more_correct_styles_pass(master, nb, question, i):
+    """MORE_ALTERNATIVES: further correct answers in other styles (lists of bodies per question)."""
+    m = master(nb)
+    test = m.run(question, with_body(m.solution(question), SPECS[nb].MORE_ALTERNATIVES[question][i]))
+    assert passed_all(test), failures(test)
+
+
 @pytest.mark.parametrize("nb, mutant", [(nb, m) for nb in NOTEBOOKS for m in SPECS[nb].MUTANTS],
                          ids=lambda v: v if isinstance(v, str) else f"{v.question}: {v.name}")
 def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):

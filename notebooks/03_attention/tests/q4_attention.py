@@ -24,6 +24,34 @@ test = {   'name': 'q4_attention',
                                                "atol=1e-05), f'got context {_ctx.tolist()}: it must be sum_s weights[b, s] * values[b, s], the weighted sum of the VALUES (not the keys, not a plain "
                                                "mean)'\n",
                                        'hidden': False,
+                                       'locked': False},
+                                   {   'code': '>>> from seqcourse.testing import define\n'
+                                               ">>> _grads = define('_grads', 'from seqcourse.testing import grads as _grads')\n"
+                                               '>>> _Dot = define(\'_Dot\', \'\\nclass _Dot(nn.Module):\\n    def forward(self, query, keys):\\n        return torch.einsum("bd,bsd->bs", query, '
+                                               "keys)\\n')\n"
+                                               '>>> _q = torch.tensor([[1.0, -1.0]])\n'
+                                               '>>> _k = torch.tensor([[[2.0, 0.0], [0.0, 1.0], [1.0, 1.0]]])\n'
+                                               '>>> _v = torch.tensor([[[1.0, 0.0, 2.0, -1.0], [0.0, 1.0, -1.0, 3.0], [4.0, 4.0, 4.0, 4.0]]])\n'
+                                               '>>> _m = torch.tensor([[True, True, False]])\n'
+                                               '>>> _res = attention(_Dot(), _q, _k, _v, _m)\n'
+                                               ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'attention must return (context, weights)'\n"
+                                               '>>> assert isinstance(_res[0], torch.Tensor) and tuple(_res[0].shape) == (1, 4), f"with one sentence the context must be (B, D_v) = (1, 4), got '
+                                               '{getattr(_res[0], \'shape\', type(_res[0]).__name__)}: squeeze only the dimension you added (squeeze(1)), never squeeze() without a dimension"\n'
+                                               '>>> assert isinstance(_res[1], torch.Tensor) and tuple(_res[1].shape) == (1, 3), f"with one sentence the weights must be (B, S) = (1, 3), got '
+                                               '{getattr(_res[1], \'shape\', type(_res[1]).__name__)}"\n'
+                                               ">>> assert torch.allclose(_res[1], torch.tensor([[0.95257413, 0.04742587, 0.0]]), atol=1e-05), f'got weights {_res[1].tolist()}, expected [[0.9526, "
+                                               "0.0474, 0]]: masked_softmax(score(query, keys), mask) with the scores [2, -1, 0] of the KEYS'\n"
+                                               ">>> assert torch.allclose(_res[0], torch.tensor([[0.95257413, 0.04742587, 1.85772238, -0.81029651]]), atol=1e-05), f'got context {_res[0].tolist()}: "
+                                               "it must be sum_s weights[b, s] * values[b, s], the weighted sum of the VALUES'\n"
+                                               '>>> _grad = _grads(attention, (_Dot(), _q, _k, _v, _m), [torch.tensor([[1.0, -1.0, 0.5, 2.0]]), torch.tensor([[0.5, -2.0, 1.0]])])\n'
+                                               ">>> assert _grad is not None and all((isinstance(g, torch.Tensor) for g in _grad[1])), 'the context and weights carry no gradient to the query, keys "
+                                               "or values: use differentiable operations (torch.bmm; no .detach(), .data or numpy)'\n"
+                                               '>>> assert torch.allclose(_grad[1][2], torch.tensor([[[0.95257413, -0.95257413, 0.47628706, 1.90514825], [0.04742587, -0.04742587, 0.02371294, '
+                                               "0.09485175], [0.0, 0.0, 0.0, 0.0]]]), atol=1e-05), 'the gradient with respect to the values is wrong: context = sum_s weights[b, s] * values[b, s]'\n"
+                                               '>>> assert torch.allclose(_grad[1][0], torch.tensor([[-0.18070664, 0.09035332]]), atol=1e-05) and torch.allclose(_grad[1][1], '
+                                               'torch.tensor([[[-0.09035332, 0.09035332], [0.09035332, -0.09035332], [0.0, 0.0]]]), atol=1e-05), "the gradient does not flow back through the weights '
+                                               'into the query and the keys: don\'t detach the weights (or use .data) when you form the context, or the score could never be trained"\n',
+                                       'hidden': False,
                                        'locked': False}],
                       'scored': True,
                       'setup': '',
