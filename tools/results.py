@@ -76,11 +76,13 @@ def run(master: Path, out: Path, smoke: bool) -> dict:
         for k, v in saved.items():
             os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
     seconds = time.perf_counter() - start
+    load = os.getloadavg()[1]  # over the last 5 minutes: other work on the machine slows the run down
     metrics_file = out / f"{name}.metrics.json"
     metrics = json.loads(metrics_file.read_text()) if metrics_file.is_file() else {}
     metrics_file.unlink(missing_ok=True)
     result = {"notebook": name, "smoke": smoke, "metrics": metrics, "seconds": round(seconds, 1),
               "figures": sorted(p.name for p in out.glob(f"{name}-*.png")), "hardware": hardware(),
+              "load_average_5min_at_end": round(load, 2),
               "torch": torch.__version__, "python": platform.python_version(), "commit": commit(),
               "date": datetime.date.today().isoformat()}
     (out / f"{name}.json").write_text(json.dumps(result, indent=1) + "\n")
@@ -97,12 +99,16 @@ def readme_block(folder: Path) -> str:
     """README's results block, made from the JSON files in ``folder``."""
     rows = []
     for path in sorted(folder.glob("[0-9][0-9]_*.json")):
+        if path.name.endswith(".metrics.json"):  # a run in progress (or one that failed)
+            continue
         r = json.loads(path.read_text())
         if r["smoke"]:
             continue
         metrics = "; ".join(f"{k} {_value(v)}" for k, v in r["metrics"].items())
         device = r["hardware"]["gpu"] if not r["hardware"]["gpu"].startswith("not measured") else \
             f"CPU only, {r['hardware']['cores']} cores ({r['hardware']['cpu']})"
+        busy = r.get("load_average_5min_at_end", 0) > r["hardware"]["cores"]
+        device += f"; shared with other work (load {r['load_average_5min_at_end']:g}), so times are slower" if busy else ""
         rows.append(f"| {r['notebook']} | {metrics} | {r['seconds'] / 60:.1f} min | {device}; torch {r['torch']} | "
                     f"{r['date']}, {r['commit']} |")
     if not rows:
