@@ -97,6 +97,7 @@ def device_problem(call, args: tuple, module: torch.nn.Module | None = None) -> 
     went wrong: a tensor created on the CPU regardless of the input's device either makes an operation
     fail or leaves an output on the CPU. Code that needs values (``.item()``, ``if mask.any()``) cannot
     run on ``meta``; that is not a device bug and counts as no problem (other checks test the values).
+    Any other error is the answer's own and propagates; a call that returns no tensor is a problem.
     """
     meta = torch.device("meta")
     if module is not None:
@@ -106,11 +107,15 @@ def device_problem(call, args: tuple, module: torch.nn.Module | None = None) -> 
             outs = _tensors(call(*_map(args, lambda t: t.to(meta))))
     except _DeviceWrite as e:
         return str(e)
-    except (RuntimeError, ValueError, TypeError, NotImplementedError) as e:
+    except Exception as e:  # noqa: BLE001 - sorted into device bugs, needs of values, and the answer's own errors
         text = str(e)
         if "meta" in text and any(s in text for s in _DEVICE_ERRORS):
             return f"{type(e).__name__}: {text.splitlines()[0][:200]}"
-        return None
+        if "meta" in text:  # the code needs values (.item(), data-dependent branches): not a device bug
+            return None
+        raise  # an error of the answer itself (also on the CPU): the check reports it
+    if not outs:
+        return "it returned no tensor"
     wrong = sorted({str(o.device) for o in outs} - {"meta"})
     return f"an output is on {', '.join(wrong)}" if wrong else None
 
