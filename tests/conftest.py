@@ -60,6 +60,19 @@ def multi30k_env(mirror_dir, tmp_path_factory):
             "SEQCOURSE_DATA_MIRROR": str(mirror_dir)}
 
 
+def paste_answers(nb, master: Path) -> int:
+    """Fill the answer cells of a student notebook (an nbformat node) with the master's solutions, as a
+    student who solved everything would. Returns how many answers there are."""
+    import course
+
+    answers = [src for q, sol, src in course.graded_cells(master) if sol]
+    cells = [c for c in nb.cells if c.cell_type == "code" and "otter_answer_cell" in c.metadata.get("tags", [])]
+    assert len(cells) == len(answers), f"{len(cells)} answer cells for {len(answers)} solutions"
+    for cell, src in zip(cells, answers):
+        cell.source = src
+    return len(answers)
+
+
 class _Builds(dict):
     """Masters built on first use (a test of one notebook builds only that one)."""
 

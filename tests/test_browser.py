@@ -18,8 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-import course
-from conftest import ROOT
+from conftest import ROOT, paste_answers
 
 NOTEBOOK = "01_rnn_lstm"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -37,11 +36,7 @@ def lab(multi30k_env, tmp_path):
     folder = tmp_path / NOTEBOOK
     shutil.copytree(ROOT / "notebooks" / NOTEBOOK, folder)
     nb = nbformat.read(folder / f"{NOTEBOOK}.ipynb", as_version=4)
-    answers = [src for q, sol, src in course.graded_cells(ROOT / "solutions" / f"{NOTEBOOK}.ipynb") if sol]
-    cells = [c for c in nb.cells if c.cell_type == "code" and "otter_answer_cell" in c.metadata.get("tags", [])]
-    assert len(cells) == len(answers)
-    for cell, src in zip(cells, answers):
-        cell.source = src
+    paste_answers(nb, ROOT / "solutions" / f"{NOTEBOOK}.ipynb")
     nbformat.write(nb, folder / f"{NOTEBOOK}.ipynb")
     port, token = _free_port(), "course-test"
     settings = tmp_path / "lab-settings" / "@jupyterlab" / "notebook-extension"

@@ -10,7 +10,7 @@ import pytest
 from nbclient import NotebookClient
 
 import course
-from conftest import ROOT, serve
+from conftest import ROOT, paste_answers, serve
 
 MASTERS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
 
@@ -40,16 +40,13 @@ def test_student_notebook_with_answers_pasted_passes_its_checks_and_exports(mast
     folder = tmp_path / name
     shutil.copytree(ROOT / "notebooks" / name, folder)
     nb = nbformat.read(folder / f"{name}.ipynb", as_version=4)
-    answers = [src for q, sol, src in course.graded_cells(master) if sol]
-    answer_cells = [c for c in nb.cells if c.cell_type == "code" and "otter_answer_cell" in c.metadata.get("tags", [])]
-    assert len(answer_cells) == len(answers) >= 6
-    for cell, src in zip(answer_cells, answers):
-        cell.source = src
+    answers = paste_answers(nb, master)
+    assert answers >= 6
     nbformat.write(nb, folder / f"{name}.ipynb")
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(folder)}}).execute()
 
     checks = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("grader.check(")]
-    assert len(checks) == len(answers)
+    assert len(checks) == answers
     for cell in checks:
         text = "".join(o.get("data", {}).get("text/plain", "") for o in cell.outputs)
         assert "All test cases passed" in text, f"{cell.source}: {text}"
@@ -93,11 +90,7 @@ def test_student_notebook_alone_on_colab_downloads_public_files_and_passes_its_c
     setup = nb.cells[1]
     assert "otter_ignore" in setup.metadata["tags"] and config["raw_url"] in setup.source
     setup.source = setup.source.replace(config["raw_url"], url)
-    answers = [src for q, sol, src in course.graded_cells(MASTERS[0]) if sol]
-    answer_cells = [c for c in nb.cells if c.cell_type == "code" and "otter_answer_cell" in c.metadata.get("tags", [])]
-    assert len(answer_cells) == len(answers)
-    for cell, src in zip(answer_cells, answers):
-        cell.source = src
+    answers = paste_answers(nb, MASTERS[0])
     nb.cells.append(nbformat.v4.new_code_cell("import seqcourse\nprint(seqcourse.__file__)"))
     content = tmp_path / "content"
     content.mkdir()
@@ -111,7 +104,7 @@ def test_student_notebook_alone_on_colab_downloads_public_files_and_passes_its_c
     assert len(errors) == 1 and "grader.export(" in errors[0][0], errors  # the notebook tells Colab users so
     assert "not compatible with Google Colab" in errors[0][1]
     checks = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("grader.check(")]
-    assert len(checks) == len(answers)
+    assert len(checks) == answers
     for cell in checks:
         text = "".join(o.get("data", {}).get("text/plain", "") for o in cell.outputs)
         assert "All test cases passed" in text, f"{cell.source}: {text}"
