@@ -47,6 +47,8 @@ def hardware() -> dict:
 
 
 def commit() -> str:
+    if os.environ.get("SEQCOURSE_COMMIT"):  # a copy of the tree without .git (e.g. sent to a GPU machine)
+        return os.environ["SEQCOURSE_COMMIT"]
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
                            text=True).stdout.strip()
