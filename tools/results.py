@@ -34,6 +34,10 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 import course  # noqa: E402
 
+# the figures README shows under its results table (each only once its reference run has saved it)
+README_FIGURES = {"04_transformer-multi30k-heads-cross-attention.png": "notebook 04: cross-attention of every head of the Transformer on one test sentence",
+                  "04_transformer-multi30k-training.png": "notebook 04: training and validation loss of the Transformer on Multi30k",
+                  "03_attention-bleu-against-beam-size.png": "notebook 03: BLEU and translation length against beam size and length penalty α"}
 BEGIN, END = "<!-- results:begin (tools/results.py --readme writes this block) -->", "<!-- results:end -->"
 
 
@@ -116,7 +120,9 @@ def readme_block(folder: Path) -> str:
     if not rows:
         rows = ["| (no reference run recorded yet: `make results`) | | | | |"]
     head = "| notebook | measured (seed 0) | run time | hardware | date, commit |\n|---|---|---|---|---|"
-    return f"{BEGIN}\n{head}\n" + "\n".join(rows) + f"\n{END}"
+    figures = [f"\n{caption}:\n\n![{caption}]({folder.name}/{name})" for name, caption in README_FIGURES.items()
+               if (folder / name).is_file()]
+    return f"{BEGIN}\n{head}\n" + "\n".join(rows) + "\n" + "\n".join(figures) + f"\n{END}"
 
 
 def update_readme(readme: Path, folder: Path) -> None:
