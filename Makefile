@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -r requirements.txt pytest playwright
+	$(PY) -m pip install -r requirements.txt pytest pytest-xdist playwright
 	touch $@
 
 course: $(VENV)/.installed
@@ -23,7 +23,7 @@ results: $(VENV)/.installed
 	$(PY) tools/results.py $(if $(ONLY),--only $(ONLY))
 
 test: $(VENV)/.installed
-	MPLBACKEND=Agg $(PY) -m pytest -q
+	MPLBACKEND=Agg $(PY) -m pytest -q -n 2 --dist loadgroup
 
 clean:
 	rm -rf dist build .pytest_cache

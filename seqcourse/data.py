@@ -1,7 +1,7 @@
-"""Multi30k (German-English) download, verification and loading, and the synthetic
+"""Multi30k (German-English) and CoLA download, verification and loading, and the synthetic
 number-words task.
 
-The raw files come from the public Multi30k repository, pinned to one commit, and every
+The raw files come from each dataset's public repository, pinned to one commit, and every
 file is checked against its sha256 before it is used. Downloads are written to a temporary
 file and moved into place only once verified, so an interrupted or corrupt transfer never
 leaves a file behind.
@@ -10,8 +10,10 @@ Where the files come from, in order:
 1. ``data_dir`` (default: ``$SEQCOURSE_DATA_DIR``, else the repository's ``data/`` folder),
    if a verified copy is already there;
 2. ``mirror`` (default: ``$SEQCOURSE_DATA_MIRROR``): a local folder or an http(s)/file URL
-   holding the same file names, for offline machines and classrooms;
-3. the public source, ``MULTI30K_URL``.
+   for offline machines and classrooms. It may hold the files themselves, or one subfolder per
+   dataset (``multi30k/``, ``cola/``), so one mirror serves every dataset; a CoLA file may also
+   be there gzip-compressed (``in_domain_train.tsv.gz``), as it is verified after decompression;
+3. the public source (``MULTI30K_URL``, ``COLA_URL``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import shutil
 import tempfile
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 MULTI30K_COMMIT = "a3d2e0d26b56f3846f66a952536ffed4e401d05a"
@@ -55,6 +58,36 @@ SPLITS = {
     "test_2018": "test_2018_flickr",
 }
 DEFAULT_SPLITS = ("train", "validation", "test")
+
+COLA_COMMIT = "dd095d3646ed05a315280aaa8ed4ec84ba435b3e"
+COLA_URL = (f"https://raw.githubusercontent.com/nyu-mll/CoLA-baselines/{COLA_COMMIT}"
+            "/acceptability_corpus/cola_public/raw/")
+
+# sha256 of each raw .tsv file as published at COLA_COMMIT (the files GitHub serves, uncompressed).
+COLA_SHA256 = {
+    "in_domain_train.tsv": "f320a10f92d3bce6b29152fde322a362eac39238e50d8de0c8815457fdf4fc12",
+    "in_domain_dev.tsv": "77176f6a03faa5a1c4f23c69971fc1bff565931112fb65af47b2d6e24b7f42f7",
+    "out_of_domain_dev.tsv": "201b9c57b2a20f1282242eec0ed8995729e3be19c29a46c047b3727338836c05",
+}
+COLA_SPLITS = {"train": "in_domain_train", "in_domain_dev": "in_domain_dev", "out_of_domain_dev": "out_of_domain_dev"}
+
+
+@dataclass(frozen=True)
+class _Source:
+    """One downloadable dataset: its name in messages, its subfolder in a mirror, where its files are
+    published, their checksums, and whether a mirror may hold them gzip-compressed."""
+
+    title: str
+    folder: str
+    url: str
+    sha256: dict
+    gz_in_mirror: bool = False
+
+
+SOURCES = {
+    "multi30k": _Source("Multi30k", "multi30k", MULTI30K_URL, SHA256),
+    "cola": _Source("CoLA", "cola", COLA_URL, COLA_SHA256, gz_in_mirror=True),
+}
 
 
 class DataError(RuntimeError):
@@ -96,56 +129,102 @@ def _fetch(source: str, dest: Path, timeout: float) -> None:
             raise OSError(f"transfer ended after {n} of {expected} bytes")
 
 
-def _source_for(name: str, mirror: str | os.PathLike | None) -> str:
+def _join(base: str, *parts: str) -> str:
+    if "://" in base:
+        return base.rstrip("/") + "/" + "/".join(parts)
+    return str(Path(base, *parts))
+
+
+def _candidates(name: str, mirror: str | os.PathLike | None, src: _Source) -> list[tuple[str, bool]]:
+    """Where to look for file ``name``, in order: (location, gzip-compressed)."""
     if mirror is None:
-        return MULTI30K_URL + name
+        return [(src.url + name, False)]
     mirror = str(mirror)
-    if "://" in mirror:
-        return mirror.rstrip("/") + "/" + name
-    return str(Path(mirror) / name)
+    found = []
+    for folder in ((), (src.folder,)):  # the mirror's top level, then its subfolder for this dataset
+        found.append((_join(mirror, *folder, name), False))
+        if src.gz_in_mirror:
+            found.append((_join(mirror, *folder, name + ".gz"), True))
+    return found
+
+
+def _fetch_first(candidates: list[tuple[str, bool]], dest: Path, timeout: float) -> tuple[str, bool]:
+    """Fetch the first candidate that exists into ``dest``; returns it. A local file that is missing or an
+    http 404 moves on to the next candidate; any other failure (offline, interrupted) raises at once."""
+    for location, gz in candidates:
+        if "://" not in location and not Path(location).is_file():
+            continue
+        try:
+            _fetch(location, dest, timeout)
+        except urllib.error.HTTPError as exc:
+            if exc.code == 404 and (location, gz) != candidates[-1]:
+                continue
+            raise
+        return location, gz
+    raise FileNotFoundError("not found at " + " or ".join(location for location, _ in candidates))
 
 
 def fetch_file(name: str, data_dir: str | os.PathLike | None = None,
-               mirror: str | os.PathLike | None = None, timeout: float = 60.0) -> Path:
-    """Return the path of a verified copy of Multi30k file ``name`` (e.g. ``"train.de.gz"``),
-    downloading it into ``data_dir`` first if needed.
+               mirror: str | os.PathLike | None = None, timeout: float = 60.0, dataset: str = "multi30k") -> Path:
+    """Return the path of a verified copy of file ``name`` of ``dataset`` ("multi30k": e.g.
+    ``"train.de.gz"``; "cola": e.g. ``"in_domain_dev.tsv"``), downloading it into ``data_dir`` first
+    if needed.
 
     A cached copy whose checksum does not match is replaced. A download that fails, stops
     early or does not match the checksum leaves nothing behind and raises ``DataError``.
     """
-    if name not in SHA256:
-        raise DataError(f"unknown Multi30k file {name!r}; known files: {', '.join(SHA256)}")
+    if dataset not in SOURCES:
+        raise DataError(f"unknown dataset {dataset!r}; known datasets: {', '.join(SOURCES)}")
+    src = SOURCES[dataset]
+    if name not in src.sha256:
+        raise DataError(f"unknown {src.title} file {name!r}; known files: {', '.join(src.sha256)}")
     data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
     if mirror is None:
         mirror = os.environ.get("SEQCOURSE_DATA_MIRROR") or None
     target = data_dir / name
-    if target.is_file() and _sha256(target) == SHA256[name]:
+    expected = src.sha256[name]
+    if target.is_file() and _sha256(target) == expected:
         return target
 
-    source = _source_for(name, mirror)
+    candidates = _candidates(name, mirror, src)
     data_dir.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=data_dir)
-    os.close(fd)
-    tmp = Path(tmp_name)
+    tmps = []
+    for suffix in (".part", ".gz.part"):
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.", suffix=suffix, dir=data_dir)
+        os.close(fd)
+        tmps.append(Path(tmp_name))
+    tmp, tmp_gz = tmps
+    source = candidates[0][0]
     try:
         try:
-            _fetch(source, tmp, timeout)
+            source, gz = _fetch_first(candidates, tmp_gz, timeout)
         except Exception as exc:  # network errors, missing mirror files, early end of transfer
             raise DataError(
                 f"could not get {name} from {source}: {exc}.\n"
-                "If this machine is offline, set SEQCOURSE_DATA_MIRROR to a folder or URL that holds "
-                f"the Multi30k files, or copy {name} into {data_dir} (see data/README.md)."
+                f"If this machine is offline, set SEQCOURSE_DATA_MIRROR to a folder or URL that holds "
+                f"the {src.title} files (or a subfolder {src.folder}/ with them), or copy {name} into "
+                f"{data_dir} (see data/README.md)."
             ) from exc
+        if gz:
+            try:
+                with gzip.open(tmp_gz, "rb") as f, open(tmp, "wb") as out:
+                    shutil.copyfileobj(f, out)
+            except (OSError, EOFError) as exc:  # not gzip, or cut short
+                raise DataError(f"{name} from {source} is corrupt: it does not decompress ({exc}).\n"
+                                "Nothing was saved. Fetch it again from " + src.url + name) from exc
+        else:
+            os.replace(tmp_gz, tmp)
         got = _sha256(tmp)
-        if got != SHA256[name]:
+        if got != expected:
             raise DataError(
-                f"{name} from {source} is corrupt: sha256 {got}, expected {SHA256[name]}.\n"
+                f"{name} from {source} is corrupt: sha256 {got}, expected {expected}.\n"
                 "Nothing was saved. Try again; if it persists, the source or mirror holds a "
-                "different file: fetch it from " + MULTI30K_URL + name
+                "different file: fetch it from " + src.url + name
             )
         os.replace(tmp, target)
     finally:
-        tmp.unlink(missing_ok=True)
+        for t in tmps:
+            t.unlink(missing_ok=True)
     return target
 
 
@@ -174,6 +253,42 @@ def load_multi30k(splits=DEFAULT_SPLITS, data_dir=None, mirror=None, limit: int 
         if len(columns["de"]) != len(columns["en"]):
             raise DataError(f"{split}: {len(columns['de'])} German lines but {len(columns['en'])} English")
         out[split] = Dataset.from_dict(columns)
+    return DatasetDict(out)
+
+
+def read_cola(path: str | os.PathLike) -> dict[str, list]:
+    """The rows of a raw CoLA file (tab-separated: source code, label, the author's mark, sentence; no
+    header) as columns ``sentence`` (str), ``label`` (int: 1 acceptable, 0 unacceptable), ``source``."""
+    columns = {"sentence": [], "label": [], "source": []}
+    with open(path, encoding="utf-8") as f:
+        for i, line in enumerate(f, 1):
+            parts = line.rstrip("\n").split("\t", 3)
+            if len(parts) != 4 or parts[1] not in ("0", "1"):
+                raise DataError(f"{path}, line {i}: not a CoLA row (source, label 0/1, mark, sentence)")
+            columns["source"].append(parts[0])
+            columns["label"].append(int(parts[1]))
+            columns["sentence"].append(parts[3])
+    return columns
+
+
+def load_cola(splits=tuple(COLA_SPLITS), data_dir=None, mirror=None, limit: int | None = None):
+    """CoLA, the Corpus of Linguistic Acceptability (Warstadt et al., 2019), as a ``datasets.DatasetDict``
+    with columns ``sentence`` (str), ``label`` (int: 1 acceptable, 0 unacceptable) and ``source`` (the
+    publication the sentence comes from).
+
+    splits: ``train`` (in-domain training set, 8,551 sentences), ``in_domain_dev`` (527) and
+    ``out_of_domain_dev`` (516; sentences from publications not in the training set). The test sets are
+    not public. limit: keep only the first ``limit`` rows of every split (smoke runs).
+    Built from the local files only: no Hugging Face hub access.
+    """
+    from datasets import Dataset, DatasetDict
+
+    out = {}
+    for split in splits:
+        if split not in COLA_SPLITS:
+            raise DataError(f"unknown CoLA split {split!r}; known splits: {', '.join(COLA_SPLITS)}")
+        columns = read_cola(fetch_file(f"{COLA_SPLITS[split]}.tsv", data_dir, mirror, dataset="cola"))
+        out[split] = Dataset.from_dict({k: v[:limit] for k, v in columns.items()})
     return DatasetDict(out)
 
 

@@ -114,7 +114,7 @@ def average_checkpoints(paths) -> dict:
 
 def fit(model, loss_fn, train_batches, optimizer, epochs: int, val_batches=None, clip: float | None = 1.0,
         device=None, amp: bool = True, scheduler=None, progress: bool = True, checkpoint=None,
-        keep_last: int = 0) -> dict:
+        keep_last: int = 0, gradient_fn=None) -> dict:
     """Train ``model`` for ``epochs`` passes over ``train_batches``.
 
     clip: max gradient norm (None: no clipping). amp: mixed precision on CUDA (bf16 where the GPU
@@ -128,9 +128,16 @@ def fit(model, loss_fn, train_batches, optimizer, epochs: int, val_batches=None,
     ``val_batches`` the weights of the best epoch by validation loss go to ``best_weights(checkpoint)``,
     and with ``keep_last=k`` those of the last k epochs to ``epoch_weights(checkpoint, epoch)`` (for
     ``average_checkpoints``). The model holds the last epoch's weights when ``fit`` returns.
+
+    gradient_fn: ``gradient_fn(model, batch) -> (mean_loss, n_tokens)`` computes the gradients itself (e.g.
+    accumulated over the micro-batches that ``batch`` holds) instead of one ``loss_fn`` and ``backward``;
+    ``fit`` then clips and steps as usual (``loss_fn`` still serves the validation). Not with fp16 loss
+    scaling: on a GPU without bf16 pass ``amp=False``.
     """
     device = device or next(model.parameters()).device
     autocast, scaler = _autocast(torch.device(device), amp)
+    if gradient_fn is not None and scaler is not None:
+        raise ValueError("gradient_fn does not work with fp16 loss scaling (this GPU has no bf16): pass amp=False")
     history = {k: [] for k in ("step_loss", "train_loss", "val_loss", "val_ppl", "seconds", "tokens_per_s")}
     parts = {"model": model, "optimizer": optimizer, "scheduler": scheduler, "scaler": scaler,
              "batches": train_batches if hasattr(train_batches, "load_state_dict") else None}
@@ -151,14 +158,19 @@ def fit(model, loss_fn, train_batches, optimizer, epochs: int, val_batches=None,
         start, total, count = time.perf_counter(), 0.0, 0
         bar = tqdm(train_batches, desc=f"epoch {epoch}/{epochs}", disable=not progress, leave=False)
         for batch in bar:
-            with autocast:
-                loss, n = loss_fn(model, to_device(batch, device))
-            optimizer.zero_grad(set_to_none=True)
-            if scaler:
-                scaler.scale(loss).backward()
-                scaler.unscale_(optimizer)
+            if gradient_fn is not None:
+                optimizer.zero_grad(set_to_none=True)
+                with autocast:
+                    loss, n = gradient_fn(model, to_device(batch, device))
             else:
-                loss.backward()
+                with autocast:
+                    loss, n = loss_fn(model, to_device(batch, device))
+                optimizer.zero_grad(set_to_none=True)
+                if scaler:
+                    scaler.scale(loss).backward()
+                    scaler.unscale_(optimizer)
+                else:
+                    loss.backward()
             if clip:
                 torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
             if scaler:
@@ -168,7 +180,7 @@ def fit(model, loss_fn, train_batches, optimizer, epochs: int, val_batches=None,
                 optimizer.step()
             if scheduler:
                 scheduler.step()
-            step_loss = float(loss.detach())
+            step_loss = float(loss.detach()) if isinstance(loss, torch.Tensor) else float(loss)
             history["step_loss"].append(step_loss)
             total += step_loss * int(n)
             count += int(n)

@@ -1,4 +1,4 @@
-"""Shared fixtures: the local Multi30k mirror, an HTTP server for it, and one build of the course."""
+"""Shared fixtures: the local Multi30k and CoLA mirrors, an HTTP server for it, and one build of the course."""
 
 from __future__ import annotations
 
@@ -60,6 +60,43 @@ def multi30k_env(mirror_dir, tmp_path_factory):
             "SEQCOURSE_DATA_MIRROR": str(mirror_dir)}
 
 
+def _find_cola() -> Path | None:
+    found = _find_mirror()
+    candidates = [os.environ.get("SEQCOURSE_TEST_COLA_MIRROR"), found.parent / "cola" if found else None,
+                  ROOT.parent / "shared/data/cola", "/work/shared/data/cola"]
+    for c in candidates:
+        if c and (Path(c) / "in_domain_train.tsv.gz").is_file():
+            return Path(c)
+    return None
+
+
+@pytest.fixture(scope="session")
+def cola_dir() -> Path:
+    """Folder holding CoLA's raw files gzip-compressed (in_domain_train.tsv.gz, ...), as ../shared/data/cola."""
+    found = _find_cola()
+    if found is None:
+        pytest.fail("no local CoLA mirror: set SEQCOURSE_TEST_COLA_MIRROR to a folder with the .tsv.gz files "
+                    "(e.g. ../shared/data/cola)")
+    return found
+
+
+@pytest.fixture(scope="session")
+def cola_url(cola_dir):
+    url, server = serve(cola_dir)
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def course_data_env(mirror_dir, cola_dir, tmp_path_factory):
+    """Environment for code that loads any course dataset: a fresh data folder, fed from one local mirror
+    folder with a subfolder per dataset (multi30k/, cola/), as SEQCOURSE_DATA_MIRROR allows."""
+    mirror = tmp_path_factory.mktemp("mirror")
+    (mirror / "multi30k").symlink_to(mirror_dir.resolve(), target_is_directory=True)
+    (mirror / "cola").symlink_to(cola_dir.resolve(), target_is_directory=True)
+    return {"SEQCOURSE_DATA_DIR": str(tmp_path_factory.mktemp("data")), "SEQCOURSE_DATA_MIRROR": str(mirror)}
+
+
 def paste_answers(nb, master: Path) -> int:
     """Fill the answer cells of a student notebook (an nbformat node) with the master's solutions, as a
     student who solved everything would. Returns how many answers there are."""
@@ -92,3 +129,14 @@ class _Builds(dict):
 def course_build(tmp_path_factory):
     """Every master built once, into a temporary dist/ and release folder, with tools/course.py."""
     return _Builds(tmp_path_factory.mktemp("build"))
+
+
+def pytest_collection_modifyitems(items):
+    """Cases marked with an ``xdist_group`` (test_mutants.py: one group per notebook) run group by group, in
+    their order within the group, with or without pytest-xdist: one notebook's sandbox at a time."""
+    slots = [i for i, item in enumerate(items) if item.get_closest_marker("xdist_group")]
+    first = {}
+    grouped = sorted((items[i] for i in slots),
+                     key=lambda item: first.setdefault(item.get_closest_marker("xdist_group").args[0], len(first)))
+    for i, item in zip(slots, grouped):
+        items[i] = item

@@ -38,7 +38,7 @@ MUTANTS = [
       "F.one_hot(token.unsqueeze(1), self.embedding.num_embeddings)[..., :self.embedding.embedding_dim].float()", "embedding -> rnn -> out"),
     M("q2_decoder", "state detached after each step (truncated backprop)", "return self.out(output.squeeze(1)), state",
       "return self.out(output.squeeze(1)), tuple(s.detach() for s in state)", "do not .detach() the state"),
-    M("q2_decoder", "squeeze() without a dim (a batch of one loses its batch axis)", "self.out(output.squeeze(1))", "self.out(output.squeeze())", "(1, V)"),
+    M("q2_decoder", "squeeze() without a dim (a batch of one loses its batch axis)", "self.out(output.squeeze(1))", "self.out(output.squeeze())", "(1, C)"),
     M("q2_decoder", "no dropout on the embedding", "self.dropout(self.embedding(token.unsqueeze(1)))", "self.embedding(token.unsqueeze(1))",
       "embed, then dropout"),
     M("q2_decoder", "F.dropout without training= (on in eval mode too)", "self.dropout(self.embedding(token.unsqueeze(1)))",

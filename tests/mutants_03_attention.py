@@ -13,7 +13,7 @@ MASK_FILL = 'scores = scores.masked_fill(~mask, float("-inf"))'
 ZERO_FILL = "return weights.masked_fill(~mask, 0.0)"
 EOS_FINISH = "finished[b].append((s / float(length_penalty(t, alpha)), beams[b][k]))"
 AT_MAX_LEN = "(float(new_score[b, j]) / float(length_penalty(t, alpha)), new_beams[b][j])"
-DOT_BODY = ("        scores = torch.bmm(keys, query.unsqueeze(2)).squeeze(2)   # (B, S, D) @ (B, D, 1) -> (B, S, 1) -> (B, S)\n"
+DOT_BODY = ("        scores = torch.bmm(keys, query.unsqueeze(2)).squeeze(2)   # (B, S, d_k) @ (B, d_k, 1) -> (B, S, 1) -> (B, S)\n"
             "        if self.scaled:\n            scores = scores / math.sqrt(keys.size(-1))\n")
 EMB_DROP = "x = torch.cat([self.dropout(self.embedding(token)), feed], dim=-1)"
 OUT_DROP = "feed = self.dropout(torch.tanh(self.W_c(torch.cat([context, h], dim=-1))))"
@@ -21,8 +21,8 @@ LP = "return ((5 + length) / 6) ** alpha"
 MUTANTS = [
     # q1: dot, scaled dot, general
     M("q1_dot_general", "missing 1/sqrt(d)", "scores = scores / math.sqrt(keys.size(-1))", "scores = scores", "missing 1/sqrt(d)"),
-    M("q1_dot_general", "divided by d instead of sqrt(d)", "math.sqrt(keys.size(-1))", "keys.size(-1)", "sqrt(D_k)"),
-    M("q1_dot_general", "scaled by the source length", "math.sqrt(keys.size(-1))", "math.sqrt(keys.size(1))", "sqrt(D_k)"),
+    M("q1_dot_general", "divided by d instead of sqrt(d)", "math.sqrt(keys.size(-1))", "keys.size(-1)", "sqrt(d_k)"),
+    M("q1_dot_general", "scaled by the source length", "math.sqrt(keys.size(-1))", "math.sqrt(keys.size(1))", "sqrt(d_k)"),
     M("q1_dot_general", "always scaled", "if self.scaled:", "if True:", "no scaling"),
     M("q1_dot_general", "softmax inside the score", "        return scores\n", "        return torch.softmax(scores, -1)\n", "plain dot products"),
     M("q1_dot_general", "general: every query against every sentence's keys",
@@ -76,7 +76,7 @@ MUTANTS = [
     M("q4_attention", "context from the keys", "torch.bmm(weights.unsqueeze(1), values)", "torch.bmm(weights.unsqueeze(1), keys)", "VALUES"),
     M("q4_attention", "mask not passed", "masked_softmax(score(query, keys), mask)", "torch.softmax(score(query, keys), -1)", "pass the mask on"),
     M("q4_attention", "plain mean of the values", "torch.bmm(weights.unsqueeze(1), values).squeeze(1)", "values.mean(dim=1)", "not a plain mean"),
-    M("q4_attention", "weighted sum over the wrong axis", "torch.bmm(weights.unsqueeze(1), values).squeeze(1)", "(weights.unsqueeze(-1) * values).sum(2)", "(B, D_v)"),
+    M("q4_attention", "weighted sum over the wrong axis", "torch.bmm(weights.unsqueeze(1), values).squeeze(1)", "(weights.unsqueeze(-1) * values).sum(2)", "(B, d_v)"),
     M("q4_attention", "weights detached in the context", "torch.bmm(weights.unsqueeze(1), values)", "torch.bmm(weights.detach().unsqueeze(1), values)",
       "flow back through the weights"),
     M("q4_attention", "values scored instead of the keys", "score(query, keys)", "score(query, values)", "score(query, keys)"),
@@ -120,21 +120,21 @@ MUTANTS = [
       "finished[b].append((s / float(length_penalty(t, alpha)) / float(length_penalty(t, alpha)), beams[b][k]))", "applied once"),
     M("q7_beam_search", "no length penalty", (EOS_FINISH, AT_MAX_LEN),
       ("finished[b].append((s, beams[b][k]))", "(float(new_score[b, j]), new_beams[b][j])"), "lp(|Y|)"),
-    M("q7_beam_search", "<eos> of any rank finishes a hypothesis", "if rank < K:", "if True:", "rank < K"),
+    M("q7_beam_search", "<eos> of any rank finishes a hypothesis", "if rank < K:", "if True:", "rank < β"),
     M("q7_beam_search", "state not reordered", "        state = {name: value.index_select(0, source_rows) for name, value in state.items()}\n", "", "state reordered"),
     M("q7_beam_search", "all K copies of <sos> start live", 'scores = torch.full((B, K), float("-inf"), device=device)\n    scores[:, 0] = 0.0',
       "scores = torch.zeros(B, K, device=device)", "[0, -inf"),
-    M("q7_beam_search", "top K candidates instead of 2K", ("topk(2 * K", "range(2 * K)"), ("topk(K", "range(K)"), "top 2K"),
+    M("q7_beam_search", "top K candidates instead of 2K", ("topk(2 * K", "range(2 * K)"), ("topk(K", "range(K)"), "top 2β"),
     M("q7_beam_search", "stops at the first finished hypothesis", ("if len(finished[b]) >= K:", "if all(len(f) >= K for f in finished)"),
-      ("if len(finished[b]) >= 1:", "if all(len(f) >= 1 for f in finished)"), "K finished"),
+      ("if len(finished[b]) >= 1:", "if all(len(f) >= 1 for f in finished)"), "β finished"),
     M("q7_beam_search", "scores not accumulated (last token only)", "(scores.unsqueeze(2) + log_probs.view(B, K, V))",
       "(log_probs.view(B, K, V) + 0 * scores.unsqueeze(2).clamp(min=-1e9))", "scores[:, :, None] + log_probs"),
     M("q7_beam_search", "|Y| without <eos> in the length penalty", EOS_FINISH,
       "finished[b].append((s / float(length_penalty(t - 1, alpha)), beams[b][k]))", "counting <eos>"),
     M("q7_beam_search", "state reordered without the sentence offset b * K", "(torch.arange(B).unsqueeze(1) * K + new_beam)", "(new_beam)",
-      "row b * K + k"),
+      "row b * β + k"),
     M("q7_beam_search", "tokens taken from the wrong hypothesis", "new_beams[b][n] = beams[b][k] + [w]", "new_beams[b][n] = beams[b][n] + [w]", "expected"),
-    M("q7_beam_search", "done sentences keep collecting hypotheses", "if len(finished[b]) >= K:", "if False:", "K finished"),
+    M("q7_beam_search", "done sentences keep collecting hypotheses", "if len(finished[b]) >= K:", "if False:", "β finished"),
     M("q7_beam_search", "first finished hypothesis returned, not the best", "best = [max(f, key=lambda pair: pair[0]) for f in finished]",
       "best = [f[0] for f in finished]", "expected"),
     M("q7_beam_search", "src_len sorted before model.start", "model.start(src, src_len)", "model.start(src, src_len.sort(descending=True).values)",

@@ -117,8 +117,8 @@ MUTANTS = [
     M("q6_decoder_layer", "dropout on the residual sum", DEC_SELF, "x = self.dropout(x + self.self_attn(h, h, h, tgt_mask))", "not to the sum"),
     # q7: label smoothing
     M("q7_label_smoothing", "padding positions averaged in", "return loss[real].mean()", "return loss.mean()", "padding positions count"),
-    M("q7_label_smoothing", "eps spread over the V - 1 wrong words", "uniform = -log_probs.mean(dim=-1)",
-      "uniform = (-log_probs.sum(dim=-1) - nll) / (log_probs.size(-1) - 1)", "V - 1 wrong words"),
+    M("q7_label_smoothing", "eps spread over the C - 1 wrong words", "uniform = -log_probs.mean(dim=-1)",
+      "uniform = (-log_probs.sum(dim=-1) - nll) / (log_probs.size(-1) - 1)", "C - 1 wrong words"),
     M("q7_label_smoothing", "summed instead of averaged", "return loss[real].mean()", "return loss[real].sum()", "averaged (not summed)"),
     M("q7_label_smoothing", "smoothing term from probabilities", "uniform = -log_probs.mean(dim=-1)", "uniform = -log_probs.exp().mean(dim=-1)", "from log_softmax"),
     M("q7_label_smoothing", "no (1 - eps) on the reference word", "loss = (1 - eps) * nll + eps * uniform", "loss = nll + eps * uniform", "(1 - eps)"),

@@ -88,6 +88,26 @@ def test_fit_learns_a_deterministic_sequence_and_reports_history():
     assert all(t > 0 for t in history["tokens_per_s"])
 
 
+def test_fit_with_gradient_fn_takes_the_same_steps_as_with_loss_fn():
+    """``gradient_fn`` computes the gradients itself (notebook 05 accumulates micro-batches with it): one
+    that does what fit does by default must give the same weights and history."""
+    def by_hand(model, batch):
+        loss, n = _loss(model, batch)
+        loss.backward()
+        return loss, n
+
+    data = [[1, 2, 3, 4, 5, 6], [1, 3, 5, 2, 4, 6]] * 16
+    runs = []
+    for kw in ({}, {"gradient_fn": by_hand}):
+        torch.manual_seed(0)
+        model = _Bigram(7)
+        history = fit(model, _loss, BucketBatches(data, batch_size=8, seed=0), torch.optim.Adam(model.parameters(), lr=0.1),
+                      epochs=2, val_batches=BucketBatches(data, batch_size=8, shuffle=False), progress=False, **kw)
+        runs.append((model.emb.weight.detach().clone(), history["step_loss"], history["val_loss"]))
+    assert torch.allclose(runs[0][0], runs[1][0])
+    assert runs[0][1] == pytest.approx(runs[1][1]) and runs[0][2] == pytest.approx(runs[1][2])
+
+
 class _Dropped(torch.nn.Module):
     """A bigram model with dropout (so a resumed run must restore the random state too)."""
 

@@ -31,29 +31,38 @@ def _close_sandboxes():
         m.close()
 
 
+def by_notebook(cases):
+    """Parametrize cases (tuples whose first item is the notebook) grouped per notebook: under pytest-xdist
+    (``--dist loadgroup``) one worker runs all of a notebook's cases in order, README's row last."""
+    return [pytest.param(*c, marks=pytest.mark.xdist_group(c[0])) if isinstance(c, tuple) else
+            pytest.param(c, marks=pytest.mark.xdist_group(c)) for c in cases]
+
+
 @pytest.fixture
 def master(course_build):
     def get(nb: str) -> MasterNotebook:
         if nb not in _masters:
+            for other in _masters.values():  # one notebook's sandbox at a time (memory)
+                other.close()
             _masters[nb] = MasterNotebook(ROOT / "solutions" / f"{nb}.ipynb", course_build[nb].autograder_zip)
         return _masters[nb]
     return get
 
 
-@pytest.mark.parametrize("nb", NOTEBOOKS)
+@pytest.mark.parametrize("nb", by_notebook(NOTEBOOKS))
 def test_every_autograded_question_has_mutants_and_an_alternative(master, nb):
     graded = {q for q, sol, _ in master(nb).cells if sol and q and not q.startswith("w")}
     assert graded == {m.question for m in SPECS[nb].MUTANTS} == set(SPECS[nb].ALTERNATIVES)
     assert len(graded) >= 6
 
 
-@pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)])
+@pytest.mark.parametrize("nb, question", by_notebook([(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)]))
 def test_reference_solution_passes(master, nb, question):
     test = master(nb).run(question)
     assert passed_all(test), failures(test)
 
 
-@pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)])
+@pytest.mark.parametrize("nb, question", by_notebook([(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)]))
 def test_alternative_correct_solution_passes(master, nb, question):
     m = master(nb)
     test = m.run(question, with_body(m.solution(question), SPECS[nb].ALTERNATIVES[question]))
@@ -64,7 +73,7 @@ MORE = [(nb, q, i) for nb in NOTEBOOKS for q, bodies in sorted(getattr(SPECS[nb]
         for i in range(len(bodies))]
 
 
-@pytest.mark.parametrize("nb, question, i", MORE)
+@pytest.mark.parametrize("nb, question, i", by_notebook(MORE))
 def test_more_correct_styles_pass(master, nb, question, i):
     """MORE_ALTERNATIVES: further correct answers in other styles (lists of bodies per question)."""
     m = master(nb)
@@ -72,7 +81,7 @@ def test_more_correct_styles_pass(master, nb, question, i):
     assert passed_all(test), failures(test)
 
 
-@pytest.mark.parametrize("nb, mutant", [(nb, m) for nb in NOTEBOOKS for m in SPECS[nb].MUTANTS],
+@pytest.mark.parametrize("nb, mutant", by_notebook([(nb, m) for nb in NOTEBOOKS for m in SPECS[nb].MUTANTS]),
                          ids=lambda v: v if isinstance(v, str) else f"{v.question}: {v.name}")
 def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):
     m = master(nb)
@@ -83,7 +92,7 @@ def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):
     assert mutant.message in failures(test), f"failure output does not mention {mutant.message!r}:\n{failures(test)[-3000:]}"
 
 
-@pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].PUBLIC_ONLY)])
+@pytest.mark.parametrize("nb, question", by_notebook([(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].PUBLIC_ONLY)]))
 def test_answer_hard_coded_to_the_public_tests_earns_no_hidden_point(master, nb, question):
     m = master(nb)
     test = m.run(question, with_body(m.solution(question), SPECS[nb].PUBLIC_ONLY[question]))
@@ -93,7 +102,7 @@ def test_answer_hard_coded_to_the_public_tests_earns_no_hidden_point(master, nb,
     assert hidden and not any(r.passed for r in hidden), "a hidden case accepts an answer hard-coded to the public tests"
 
 
-@pytest.mark.parametrize("nb", NOTEBOOKS)
+@pytest.mark.parametrize("nb", by_notebook(NOTEBOOKS))
 def test_answers_right_only_in_types_and_shapes_earn_at_most_a_tenth(master, nb):
     m = master(nb)
     assert set(SPECS[nb].GARBAGE) == set(SPECS[nb].ALTERNATIVES), "one shape-only answer per autograded question"
@@ -112,11 +121,10 @@ def readme_row(nb: str) -> str:
             f"of {len(SPECS[nb].ALTERNATIVES)} | {100 * _garbage_share[nb]:.0f} % |")
 
 
-def test_readme_reports_the_measured_shares():
-    """Runs last: for every notebook whose mutants and shape-only answers all ran in this session."""
-    done = [nb for nb in NOTEBOOKS if len(_public_reveals.get(nb, {})) == len(SPECS[nb].MUTANTS) and nb in _garbage_share]
-    if not done:
-        pytest.skip("needs the mutant and shape-only tests of at least one whole notebook in the same run")
-    readme = (ROOT / "README.md").read_text()
-    wrong = [readme_row(nb) for nb in done if readme_row(nb) not in readme]
-    assert not wrong, "README's table of check strength disagrees with this run; the measured rows:\n" + "\n".join(wrong)
+@pytest.mark.parametrize("nb", by_notebook(NOTEBOOKS))
+def test_readme_reports_the_measured_shares(nb):
+    """Runs last among the notebook's tests: once its mutants and shape-only answers all ran in this process."""
+    if len(_public_reveals.get(nb, {})) < len(SPECS[nb].MUTANTS) or nb not in _garbage_share:
+        pytest.skip("needs all of the notebook's mutant and shape-only tests in the same run")
+    assert readme_row(nb) in (ROOT / "README.md").read_text(), \
+        f"README's table of check strength disagrees with this run; the measured row:\n{readme_row(nb)}"

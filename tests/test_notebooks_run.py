@@ -16,8 +16,8 @@ MASTERS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
 
 
 @pytest.mark.parametrize("master", MASTERS, ids=lambda p: p.stem)
-def test_master_runs_top_to_bottom_in_smoke_mode(master, multi30k_env, tmp_path, monkeypatch):
-    for key, value in {**multi30k_env, "SEQCOURSE_SMOKE": "1"}.items():
+def test_master_runs_top_to_bottom_in_smoke_mode(master, course_data_env, tmp_path, monkeypatch):
+    for key, value in {**course_data_env, "SEQCOURSE_SMOKE": "1"}.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline backend records the figures
     nb = nbformat.read(master, as_version=4)
@@ -30,11 +30,11 @@ def test_master_runs_top_to_bottom_in_smoke_mode(master, multi30k_env, tmp_path,
 
 
 @pytest.mark.parametrize("master", MASTERS, ids=lambda p: p.stem)
-def test_student_notebook_with_answers_pasted_passes_its_checks_and_exports(master, multi30k_env, tmp_path, monkeypatch):
+def test_student_notebook_with_answers_pasted_passes_its_checks_and_exports(master, course_data_env, tmp_path, monkeypatch):
     """The student flow: open the released notebook (public tests beside it), fill the TODO cells, run
     everything; every grader.check passes and grader.export writes the submission zip."""
     name = master.stem
-    for key, value in {**multi30k_env, "SEQCOURSE_SMOKE": "1"}.items():
+    for key, value in {**course_data_env, "SEQCOURSE_SMOKE": "1"}.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("MPLBACKEND", raising=False)
     folder = tmp_path / name

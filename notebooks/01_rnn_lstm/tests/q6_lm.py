@@ -7,7 +7,7 @@ test = {   'name': 'q6_lm',
                                                '>>> _res = _lm(torch.randint(0, 11, (3, 5)))\n'
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'forward must return (logits, (h_T, c_T))'\n"
                                                '>>> _logits, (_h, _c) = _res\n'
-                                               '>>> assert tuple(_logits.shape) == (3, 5, 11), f"logits must be (B, T, V) = (3, 5, 11), got {tuple(_logits.shape)}: apply self.out to every step\'s '
+                                               '>>> assert tuple(_logits.shape) == (3, 5, 11), f"logits must be (B, T, C) = (3, 5, 11), got {tuple(_logits.shape)}: apply self.out to every step\'s '
                                                'hidden state, not only the last"\n'
                                                '>>> assert tuple(_h.shape) == (3, 6), "the returned state must be the LSTM\'s (h_T, c_T), each (B, H)"\n',
                                        'hidden': False,
@@ -23,7 +23,7 @@ test = {   'name': 'q6_lm',
                                                '...     _ro, (_rh, _rc) = _rl(_emb(_tok))\n'
                                                '...     _want = _lin(_ro)\n'
                                                '>>> _logits, (_h, _c) = _lm(_tok)\n'
-                                               ">>> assert torch.allclose(_logits, _want, atol=1e-05), 'on a small fixed example (V = 7, E = 3, H = 4) the logits differ from embedding -> "
+                                               ">>> assert torch.allclose(_logits, _want, atol=1e-05), 'on a small fixed example (C = 7, E = 3, H = 4) the logits differ from embedding -> "
                                                'torch.nn.LSTM -> self.out with the same weights: use self.embedding, your self.lstm and self.out, in that order, on every step, and return raw logits '
                                                "(no softmax)'\n"
                                                '>>> assert torch.allclose(_h, _rh[0], atol=1e-05) and torch.allclose(_c, _rc[0], atol=1e-05), "on a small fixed example the returned state differs '

@@ -8,7 +8,7 @@ test = {   'name': 'q2_decoder',
                                                '>>> _res = _dec(torch.tensor([2, 5, 7]), _state)\n'
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'forward must return (logits, (h, c)): did you fill in the TODO?'\n"
                                                '>>> _logits, (_h, _c) = _res\n'
-                                               ">>> assert tuple(_logits.shape) == (3, 9), f'logits must be (B, V) = (3, 9), got {tuple(_logits.shape)}: one step, so squeeze the time axis (dim 1)'\n"
+                                               ">>> assert tuple(_logits.shape) == (3, 9), f'logits must be (B, C) = (3, 9), got {tuple(_logits.shape)}: one step, so squeeze the time axis (dim 1)'\n"
                                                ">>> assert tuple(_h.shape) == (2, 3, 6), 'the new state must have the shape of the old one, (L, B, H)'\n",
                                        'hidden': False,
                                        'locked': False,
@@ -48,7 +48,7 @@ test = {   'name': 'q2_decoder',
                                                '>>> _logits, _ = _dec(_tok[:1], (_h0[:, :1], _c0[:, :1]))\n'
                                                '>>> with torch.no_grad():\n'
                                                '...     _ro, _ = _rnn(_emb(_tok[:1])[:, None], (_h0[:, :1], _c0[:, :1]))\n'
-                                               ">>> assert tuple(_logits.shape) == (1, 9), f'for a batch of one sentence the logits must be (1, V) = (1, 9), got {tuple(_logits.shape)}: squeeze only "
+                                               ">>> assert tuple(_logits.shape) == (1, 9), f'for a batch of one sentence the logits must be (1, C) = (1, 9), got {tuple(_logits.shape)}: squeeze only "
                                                "the time axis, squeeze(1)'\n"
                                                ">>> assert torch.allclose(_logits, _lin(_ro[:, 0]).detach(), atol=1e-05), 'with dropout=1.0 in eval mode the decoder must not drop anything: dropout "
                                                "is off after model.eval() (use self.dropout, or F.dropout(..., training=self.training))'\n",

@@ -7,7 +7,7 @@ test = {   'name': 'q3_seq2seq',
                                                '>>> _tgt = torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0]])\n'
                                                '>>> _logits = _model(torch.tensor([[2, 5, 3], [2, 6, 3]]), torch.tensor([3, 3]), _tgt)\n'
                                                ">>> assert isinstance(_logits, torch.Tensor), 'forward must return the stacked logits: did you fill in the TODO?'\n"
-                                               ">>> assert tuple(_logits.shape) == (2, 4, 8), f'logits must be (B, T-1, V) = (2, 4, 8), got {tuple(_logits.shape)}: T-1 steps, reading tgt[:, :-1] and "
+                                               ">>> assert tuple(_logits.shape) == (2, 4, 8), f'logits must be (B, T-1, C) = (2, 4, 8), got {tuple(_logits.shape)}: T-1 steps, reading tgt[:, :-1] and "
                                                "predicting tgt[:, 1:] (never feed <eos>)'\n",
                                        'hidden': False,
                                        'locked': False,
@@ -44,7 +44,7 @@ test = {   'name': 'q3_seq2seq',
                                                '...     _, _state = _ernn(_eemb(_src))\n'
                                                '...     _o, _ = _drnn(_demb(_tgt[:, :-1]), _state)\n'
                                                '...     _want = _dlin(_o)\n'
-                                               ">>> assert tuple(_logits.shape) == (2, 4, 8), f'logits must be (B, T-1, V) = (2, 4, 8), got {tuple(_logits.shape)}: T-1 steps, stacked along dim 1'\n"
+                                               ">>> assert tuple(_logits.shape) == (2, 4, 8), f'logits must be (B, T-1, C) = (2, 4, 8), got {tuple(_logits.shape)}: T-1 steps, stacked along dim 1'\n"
                                                '>>> assert torch.allclose(_logits, _want, atol=1e-05), "with teacher_forcing=1 the logits must equal the decoder run over tgt[:, :-1] (never the token '
                                                'being predicted, never <eos> as input), started from the encoder\'s final state and carrying its own state from step to step"\n',
                                        'hidden': False,

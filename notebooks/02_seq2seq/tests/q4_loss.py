@@ -28,7 +28,7 @@ test = {   'name': 'q4_loss',
                                                'device=src.device)\\n            return torch.zeros(src.size(0), src.size(1), self.rnn.hidden_size, device=src.device), (h, torch.zeros_like(h))\\n    '
                                                'class _StateDecoder(_DecoderLike):\\n        # logits from the state alone (not used by these checks)\\n        def forward(self, token, '
                                                'state):\\n            return self.out(state[0][-1]), state\\n    class _FixedLogits(_ModelLike):\\n        # a Seq2Seq whose forward returns the given '
-                                               'logits (B, T-1, V), whatever the input; records teacher_forcing\\n        def __init__(self, logits):\\n            super().__init__(_ZeroEncoder(12, '
+                                               'logits (B, T-1, C), whatever the input; records teacher_forcing\\n        def __init__(self, logits):\\n            super().__init__(_ZeroEncoder(12, '
                                                '2, 1), _StateDecoder(logits.size(-1), 2, 1))\\n            self.logits = nn.Parameter(logits.clone())\\n            self.seen_teacher_forcing = '
                                                'None\\n        def forward(self, src, src_len, tgt, teacher_forcing=1.0):\\n            self.seen_teacher_forcing = teacher_forcing\\n            '
                                                'return self.logits\\n    def _loss_grad(model, batch):\\n        model.zero_grad(set_to_none=True)\\n        loss, n = seq2seq_loss(model, '

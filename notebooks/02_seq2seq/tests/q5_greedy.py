@@ -6,7 +6,7 @@ test = {   'name': 'q5_greedy',
                                                '>>> _model = Seq2Seq(Encoder(10, 4, 6), Decoder(8, 4, 6)).eval()\n'
                                                '>>> _out = greedy_decode(_model, torch.tensor([[2, 5, 3], [2, 6, 3]]), torch.tensor([3, 3]), max_len=7)\n'
                                                ">>> assert isinstance(_out, torch.Tensor), 'return a tensor of token ids: did you fill in the TODO?'\n"
-                                               ">>> assert _out.dtype == torch.long and _out.dim() == 2 and (_out.shape[0] == 2), f'expected (B, L) long, got {tuple(_out.shape)} {_out.dtype}'\n"
+                                               ">>> assert _out.dtype == torch.long and _out.dim() == 2 and (_out.shape[0] == 2), f'expected (B, U) long, got {tuple(_out.shape)} {_out.dtype}'\n"
                                                ">>> assert 1 <= _out.shape[1] <= 7, f'{_out.shape[1]} steps with max_len=7'\n",
                                        'hidden': False,
                                        'locked': False,
@@ -57,7 +57,7 @@ test = {   'name': 'q5_greedy',
                                                '>>> _steps = max((len(_r) for _r in _want))\n'
                                                '>>> _want = torch.tensor([_r + [0] * (_steps - len(_r)) for _r in _want])\n'
                                                '>>> _out = greedy_decode(_Ref[2](_e, _d), _src, _len, max_len=_max)\n'
-                                               ">>> assert isinstance(_out, torch.Tensor) and _out.dtype == torch.long and (_out.dim() == 2), 'return a (B, L) long tensor of token ids'\n"
+                                               ">>> assert isinstance(_out, torch.Tensor) and _out.dtype == torch.long and (_out.dim() == 2), 'return a (B, U) long tensor of token ids'\n"
                                                '>>> assert torch.equal(_out, _want), f"got {_out.tolist()}, expected {_want.tolist()}: start from <sos> with the encoder\'s final state, feed back '
                                                'each step\'s argmax (its own prediction), keep <eos>, write <pad> after it, and stop once ALL sentences have produced <eos>"\n',
                                        'hidden': False,

@@ -28,7 +28,7 @@ test = {   'name': 'q1_dot_general',
                                                '>>> assert isinstance(_s, torch.Tensor) and tuple(_s.shape) == (1, 3), f"a batch of one sentence (B = 1, S = 3) must give scores of shape (1, 3), got '
                                                '{getattr(_s, \'shape\', type(_s).__name__)}: squeeze only the dimension you added (squeeze(2)), never squeeze() without a dimension"\n'
                                                ">>> assert torch.allclose(_s, torch.tensor([[0.5, 0.5, -0.5]]), atol=1e-05), f'DotScore(scaled=True) gave {_s.tolist()}, expected [[0.5, 0.5, -0.5]]: "
-                                               "the dot products [1, 1, -1] divided by sqrt(D_k) = sqrt(4) = 2 (not by D_k, not by the source length S = 3)'\n"
+                                               "the dot products [1, 1, -1] divided by sqrt(d_k) = sqrt(4) = 2 (not by d_k, not by the source length S = 3)'\n"
                                                '>>> _g = GeneralScore(4, 2)\n'
                                                '>>> _W = torch.tensor([[1.0, 0.0, -1.0, 0.5], [0.0, 2.0, 0.0, 0.0]])\n'
                                                ">>> _ = _g.load_state_dict({'W_a.weight': _W}, strict=False)\n"

@@ -5,7 +5,7 @@ test = {   'name': 'q4_attention',
     'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)\n'
                                                '>>> _res = attention(DotScore(), torch.randn(2, 4), torch.randn(2, 3, 4), torch.randn(2, 3, 6), torch.ones(2, 3, dtype=torch.bool))\n'
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'attention must return (context, weights): did you fill in the TODO?'\n"
-                                               ">>> assert tuple(_res[0].shape) == (2, 6), f'context must be (B, D_v) = (2, 6), got {tuple(_res[0].shape)}: a weighted sum of the values over the "
+                                               ">>> assert tuple(_res[0].shape) == (2, 6), f'context must be (B, d_v) = (2, 6), got {tuple(_res[0].shape)}: a weighted sum of the values over the "
                                                "source positions'\n"
                                                ">>> assert tuple(_res[1].shape) == (2, 3), f'weights must be (B, S) = (2, 3), got {tuple(_res[1].shape)}'\n"
                                                '>>> from seqcourse.testing import define\n'
@@ -35,7 +35,7 @@ test = {   'name': 'q4_attention',
                                                '>>> _m = torch.tensor([[True, True, False]])\n'
                                                '>>> _res = attention(_Dot(), _q, _k, _v, _m)\n'
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'attention must return (context, weights)'\n"
-                                               '>>> assert isinstance(_res[0], torch.Tensor) and tuple(_res[0].shape) == (1, 4), f"with one sentence the context must be (B, D_v) = (1, 4), got '
+                                               '>>> assert isinstance(_res[0], torch.Tensor) and tuple(_res[0].shape) == (1, 4), f"with one sentence the context must be (B, d_v) = (1, 4), got '
                                                '{getattr(_res[0], \'shape\', type(_res[0]).__name__)}: squeeze only the dimension you added (squeeze(1)), never squeeze() without a dimension"\n'
                                                '>>> assert isinstance(_res[1], torch.Tensor) and tuple(_res[1].shape) == (1, 3), f"with one sentence the weights must be (B, S) = (1, 3), got '
                                                '{getattr(_res[1], \'shape\', type(_res[1]).__name__)}"\n'

@@ -67,8 +67,8 @@ test = {   'name': 'q7_beam_search',
                                                '>>> _h, _s = beam_search(_MarkovToy(3, 8, seed=73, eos_bias=-0.5), _src, _len, beam_size=3, max_len=6, alpha=0.6)\n'
                                                '>>> _want_h, _want_s = ([[6, 6], [5, 4, 7, 7, 5, 5], [4, 6]], [-1.340915, -2.275496, -0.861909])\n'
                                                ">>> assert _h == _want_h, f'beam_size=3, max_len=6, alpha=0.6 on a toy model: got {_h}, expected {_want_h} (greedy search gives [[6, 7, 6], [5, 5, 4, "
-                                               '7, 7, 5], [4, 6]]). Check steps 1-6: scores start at [0, -inf, ...]; the top 2K candidates; <eos> of rank < K finished and set aside; the state '
-                                               "reordered; K finished per sentence; the best score / lp(|Y|)'\n"
+                                               '7, 7, 5], [4, 6]]). Check steps 1-6: scores start at [0, -inf, ...]; the top 2β candidates; <eos> of rank < β finished and set aside; the state '
+                                               "reordered; β finished per sentence; the best score / lp(|Y|)'\n"
                                                '>>> assert isinstance(_s, torch.Tensor) and tuple(_s.shape) == (3,) and torch.allclose(_s.double(), torch.tensor(_want_s, dtype=torch.float64), '
                                                "atol=0.0001), f'the scores {(_s.tolist() if isinstance(_s, torch.Tensor) else _s)} differ from the expected {_want_s}: return log p(Y|x) / lp(|Y|) of "
                                                "each returned hypothesis, |Y| counting <eos>'\n",

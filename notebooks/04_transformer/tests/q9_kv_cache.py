@@ -7,8 +7,8 @@ test = {   'name': 'q9_kv_cache',
                                                '>>> _res = cached_self_attention(_attn, torch.randn(3, 1, 8), torch.randn(3, 2, 4, 4), torch.randn(3, 2, 4, 4))\n'
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 3, 'cached_self_attention must return (output, keys, values): did you fill in the TODO?'\n"
                                                ">>> assert tuple(_res[0].shape) == (3, 1, 8), f'output must be (N, 1, d_model) = (3, 1, 8), got {tuple(_res[0].shape)}'\n"
-                                               ">>> assert tuple(_res[1].shape) == (3, 2, 5, 4) and tuple(_res[2].shape) == (3, 2, 5, 4), 'the returned keys and values must be (N, h, t+1, d_k) = (3, "
-                                               "2, 5, 4): append the new position along dim 2'\n"
+                                               ">>> assert tuple(_res[1].shape) == (3, 2, 5, 4) and tuple(_res[2].shape) == (3, 2, 5, 4), 'the returned keys and values must be (N, n_h, t+1, d_k) = "
+                                               "(3, 2, 5, 4): append the new position along dim 2'\n"
                                                '>>> from seqcourse.testing import define\n'
                                                ">>> _RefMHA = define('_RefMHA', '\\nclass _RefMHA(nn.Module):\\n    # a correct multi-head attention with the notebook\\'s names (checks do not depend "
                                                'on q2): W_q, W_k, W_v, W_o,\\n    # h, d_k, split_heads, merge_heads, forward, and the last weights in self.weights\\n    def __init__(self, d, '
@@ -35,7 +35,7 @@ test = {   'name': 'q9_kv_cache',
                                                "returned keys and values must be the cached ones followed by split_heads(W_k(x)) and split_heads(W_v(x)) of the new position'\n"
                                                ">>> assert torch.allclose(_out, _want[:, 2:], atol=1e-05), 'on a small example (2 cached positions, 1 new), the output differs from causal "
                                                "self-attention over the whole sequence at its last position: the new query attends to every cached key and to its own, then merge_heads and W_o'\n"
-                                               '>>> assert _attn.weights is not None and tuple(_attn.weights.shape) == (2, 2, 1, 3), "store the step\'s attention weights (N, h, 1, t+1) = (2, 2, 1, '
+                                               '>>> assert _attn.weights is not None and tuple(_attn.weights.shape) == (2, 2, 1, 3), "store the step\'s attention weights (N, n_h, 1, t+1) = (2, 2, 1, '
                                                '3) in attn.weights"\n',
                                        'hidden': False,
                                        'locked': False}],

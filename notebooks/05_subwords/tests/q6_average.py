@@ -1,0 +1,32 @@
+OK_FORMAT = True
+
+test = {   'name': 'q6_average',
+    'points': 2,
+    'suites': [   {   'cases': [   {   'code': ">>> _a = {'w': torch.tensor([1.0, 2.0]), 'b': torch.tensor([[0.5]]), 'norm.running_mean': torch.tensor([0.0]), 'steps': torch.tensor(3)}\n"
+                                               ">>> _b = {'w': torch.tensor([3.0, 6.0]), 'b': torch.tensor([[1.5]]), 'norm.running_mean': torch.tensor([1.0]), 'steps': torch.tensor(5)}\n"
+                                               '>>> _avg = average_state_dicts([_a, _b])\n'
+                                               ">>> assert isinstance(_avg, dict), 'average_state_dicts must return a dict: did you fill in the TODO?'\n"
+                                               ">>> assert set(_avg) == {'w', 'b', 'norm.running_mean', 'steps'}, f'the average must have every key of the state dicts (parameters AND buffers), got "
+                                               "{sorted(_avg)}'\n"
+                                               ">>> assert torch.allclose(_avg['norm.running_mean'], torch.tensor([0.5])), 'a floating-point buffer (a running mean) must be averaged like the "
+                                               "parameters'\n"
+                                               '>>> assert _avg[\'w\'].dtype == torch.float32, f"averaged tensors keep their dtype (float32 here), got {_avg[\'w\'].dtype}"\n'
+                                               '>>> assert torch.allclose(_avg[\'w\'], torch.tensor([2.0, 4.0])) and torch.allclose(_avg[\'b\'], torch.tensor([[1.0]])), f"the mean of [1, 2] and [3, '
+                                               '6] must be [2, 4] (element-wise, shape kept), got {_avg[\'w\'].tolist()}"\n'
+                                               '>>> assert _avg[\'steps\'].dtype == torch.int64 and int(_avg[\'steps\']) == 5, f"the integer counter \'steps\' must be taken from the LAST state dict '
+                                               '(5) and stay int64, got {_avg[\'steps\']!r}"\n'
+                                               ">>> for _bad, _what in (([], 'an empty list'), ([{'w': torch.zeros(1)}, {'v': torch.zeros(1)}], 'state dicts with different keys')):\n"
+                                               '...     try:\n'
+                                               '...         _ = average_state_dicts(_bad)\n'
+                                               "...         _err = 'nothing'\n"
+                                               '...     except ValueError:\n'
+                                               "...         _err = 'ValueError'\n"
+                                               '...     except Exception as _e:\n'
+                                               '...         _err = type(_e).__name__\n'
+                                               "...     assert _err == 'ValueError', f'{_what} must raise a ValueError (a clear message), got {_err}'\n",
+                                       'hidden': False,
+                                       'locked': False}],
+                      'scored': True,
+                      'setup': '',
+                      'teardown': '',
+                      'type': 'doctest'}]}
