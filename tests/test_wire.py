@@ -29,6 +29,15 @@ def test_data_survives_the_trip_with_its_exact_types():
     assert out["s"] == (2, 3) and out["d"] is torch.int64 and out["e"].shape == () and out["z"].shape == (0, 4)
 
 
+def test_views_with_any_strides_survive_the_trip():
+    """Views a student's answer may return: a column of a batch of one keeps stride 2 in its size-1
+    dimension (.contiguous() does not fix that), a strided slice, a transpose, an expanded tensor."""
+    ids = torch.arange(6).view(3, 2)
+    for view in (ids[:1][:, 1], ids[:1].t(), ids[:, ::2], ids.t(), torch.tensor([1.5]).expand(3, 2), ids[:0]):
+        out = _roundtrip(view)
+        assert out.dtype == view.dtype and torch.equal(out, view)
+
+
 def test_subclasses_are_not_data():
     class Sneaky(torch.Tensor):
         pass

@@ -44,7 +44,8 @@ def encode(value, ref, depth: int = 0):
     if t is torch.Tensor or t is torch.nn.Parameter:
         if value.layout != torch.strided or str(value.dtype).removeprefix("torch.") not in DTYPES:
             return ref(value)
-        data = value.detach().to("cpu").contiguous()
+        # a copy with standard strides: .contiguous() keeps odd strides of size-1 dimensions (ids[:, t] with B = 1)
+        data = value.detach().to("cpu").clone(memory_format=torch.contiguous_format)
         raw = data.reshape(-1).view(torch.uint8).numpy().tobytes() if data.numel() else b""
         return {"$": "tensor", "dtype": str(data.dtype).removeprefix("torch."), "shape": list(data.shape),
                 "grad": bool(value.requires_grad), "device": value.device.type,

@@ -1,0 +1,30 @@
+OK_FORMAT = True
+
+test = {   'name': 'q7_sample',
+    'points': 1,
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define\n'
+                                               ">>> _draw = define('_draw', '\\ndef _draw(fn, logits, seed, **kw):\\n    # calls fn(logits, generator, **kw) with a fresh generator seeded with seed; "
+                                               'also says whether the global\\n    # random state stayed as it was\\n    before = torch.get_rng_state()\\n    out = fn(logits, '
+                                               "torch.Generator().manual_seed(seed), **kw)\\n    return out, bool(torch.equal(before, torch.get_rng_state()))\\n')\n"
+                                               '>>> _l = torch.log(torch.tensor([[0.1, 0.6, 0.3], [0.5, 0.25, 0.25]])).repeat(50, 1)\n'
+                                               '>>> _a, _ = _draw(sample_next, _l, 0)\n'
+                                               ">>> assert isinstance(_a, torch.Tensor) and tuple(_a.shape) == (100,) and (_a.dtype == torch.long), 'sample_next must return a (B,) long tensor, one "
+                                               "token id per row: did you fill in the TODO?'\n"
+                                               '>>> _b, _same_global = _draw(sample_next, _l, 0)\n'
+                                               ">>> assert torch.equal(_a, _b), 'two calls with generators seeded alike must give the same tokens: draw with torch.multinomial(..., "
+                                               "generator=generator)'\n"
+                                               ">>> assert _same_global, 'sample_next changed the global random state: pass generator= to torch.multinomial'\n"
+                                               '>>> _c, _ = _draw(sample_next, _l, 1)\n'
+                                               ">>> assert not torch.equal(_a, _c), 'generators with different seeds gave the same 100 tokens: the draw must come from the generator (is it random at "
+                                               "all?)'\n"
+                                               '>>> _g, _ = _draw(sample_next, _l, 0, top_k=1)\n'
+                                               ">>> assert _g.tolist() == [1, 0] * 50, 'with top_k = 1 every row must get its most likely token'\n"
+                                               '>>> _t, _ = _draw(sample_next, torch.log(torch.tensor([[0.1, 0.5, 0.05, 0.3, 0.05]])).repeat(200, 1), 3, top_p=0.7)\n'
+                                               ">>> assert set(_t.tolist()) <= {1, 3}, 'with top_p = 0.7 only tokens 1 and 3 (probabilities 0.5 and 0.3) may be drawn: pass every argument "
+                                               "(temperature, top_k, top_p) on to filter_logits'\n",
+                                       'hidden': False,
+                                       'locked': False}],
+                      'scored': True,
+                      'setup': '',
+                      'teardown': '',
+                      'type': 'doctest'}]}
