@@ -23,7 +23,7 @@ results: $(VENV)/.installed
 	$(PY) tools/results.py $(if $(ONLY),--only $(ONLY))
 
 test: $(VENV)/.installed
-	MPLBACKEND=Agg $(PY) -m pytest -q -n 2 --dist loadgroup
+	MPLBACKEND=Agg $(PY) -m pytest -q -n 2 --dist loadfile
 
 clean:
 	rm -rf dist build .pytest_cache

@@ -132,11 +132,11 @@ def course_build(tmp_path_factory):
 
 
 def pytest_collection_modifyitems(items):
-    """Cases marked with an ``xdist_group`` (test_mutants.py: one group per notebook) run group by group, in
-    their order within the group, with or without pytest-xdist: one notebook's sandbox at a time."""
-    slots = [i for i, item in enumerate(items) if item.get_closest_marker("xdist_group")]
+    """test_mutants.py's cases run notebook by notebook (one notebook's sandbox at a time), in their order
+    within the notebook."""
+    slots = [i for i, item in enumerate(items)
+             if item.path.name == "test_mutants.py" and "nb" in getattr(getattr(item, "callspec", None), "params", {})]
     first = {}
-    grouped = sorted((items[i] for i in slots),
-                     key=lambda item: first.setdefault(item.get_closest_marker("xdist_group").args[0], len(first)))
+    grouped = sorted((items[i] for i in slots), key=lambda item: first.setdefault(item.callspec.params["nb"], len(first)))
     for i, item in zip(slots, grouped):
         items[i] = item

@@ -159,9 +159,13 @@ def batch(course_build, tmp_path_factory):
     url, server = serve(folder, Handler)
     attacks = make_submissions(built, folder, url)
     out = tmp_path_factory.mktemp("grades") / f"{NB}.csv"
-    before = set(os.listdir(tempfile.gettempdir()))
-    rows = grade.grade_folder(built.autograder_zip, folder, out, jobs=2, timeout=60, memory_mb=2048)
-    leftovers = {n for n in set(os.listdir(tempfile.gettempdir())) - before if n.startswith("grade-")}  # workers keep all in it
+    private = tmp_path_factory.mktemp("tmp")  # this batch's own temporary folder (tests in parallel grade too)
+    saved, tempfile.tempdir = tempfile.tempdir, str(private)
+    try:
+        rows = grade.grade_folder(built.autograder_zip, folder, out, jobs=2, timeout=60, memory_mb=2048)
+    finally:
+        tempfile.tempdir = saved
+    leftovers = {n for n in os.listdir(private) if n.startswith("grade-")}  # workers keep all in it
     server.shutdown()
     return {r.submission.rsplit(".", 1)[0]: r for r in rows}, out, folder, attacks, leftovers
 
@@ -177,7 +181,7 @@ def test_csv_and_summary_are_written(batch):
 
 
 def test_nothing_is_left_behind(batch):
-    assert not batch[4], f"left in {tempfile.gettempdir()}: {batch[4]}"
+    assert not batch[4], f"left in the temporary folder: {batch[4]}"
     alive = [p.info["name"] for p in psutil.process_iter(["name", "cmdline"])
              if TOKEN in " ".join(p.info["cmdline"] or [])]
     assert not alive, f"processes started by a submission outlived its grading: {alive}"

@@ -31,13 +31,6 @@ def _close_sandboxes():
         m.close()
 
 
-def by_notebook(cases):
-    """Parametrize cases (tuples whose first item is the notebook) grouped per notebook: under pytest-xdist
-    (``--dist loadgroup``) one worker runs all of a notebook's cases in order, README's row last."""
-    return [pytest.param(*c, marks=pytest.mark.xdist_group(c[0])) if isinstance(c, tuple) else
-            pytest.param(c, marks=pytest.mark.xdist_group(c)) for c in cases]
-
-
 @pytest.fixture
 def master(course_build):
     def get(nb: str) -> MasterNotebook:
@@ -49,20 +42,20 @@ def master(course_build):
     return get
 
 
-@pytest.mark.parametrize("nb", by_notebook(NOTEBOOKS))
+@pytest.mark.parametrize("nb", NOTEBOOKS)
 def test_every_autograded_question_has_mutants_and_an_alternative(master, nb):
     graded = {q for q, sol, _ in master(nb).cells if sol and q and not q.startswith("w")}
     assert graded == {m.question for m in SPECS[nb].MUTANTS} == set(SPECS[nb].ALTERNATIVES)
     assert len(graded) >= 6
 
 
-@pytest.mark.parametrize("nb, question", by_notebook([(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)]))
+@pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)])
 def test_reference_solution_passes(master, nb, question):
     test = master(nb).run(question)
     assert passed_all(test), failures(test)
 
 
-@pytest.mark.parametrize("nb, question", by_notebook([(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)]))
+@pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)])
 def test_alternative_correct_solution_passes(master, nb, question):
     m = master(nb)
     test = m.run(question, with_body(m.solution(question), SPECS[nb].ALTERNATIVES[question]))
@@ -73,7 +66,7 @@ MORE = [(nb, q, i) for nb in NOTEBOOKS for q, bodies in sorted(getattr(SPECS[nb]
         for i in range(len(bodies))]
 
 
-@pytest.mark.parametrize("nb, question, i", by_notebook(MORE))
+@pytest.mark.parametrize("nb, question, i", MORE)
 def test_more_correct_styles_pass(master, nb, question, i):
     """MORE_ALTERNATIVES: further correct answers in other styles (lists of bodies per question)."""
     m = master(nb)
@@ -81,7 +74,7 @@ def test_more_correct_styles_pass(master, nb, question, i):
     assert passed_all(test), failures(test)
 
 
-@pytest.mark.parametrize("nb, mutant", by_notebook([(nb, m) for nb in NOTEBOOKS for m in SPECS[nb].MUTANTS]),
+@pytest.mark.parametrize("nb, mutant", [(nb, m) for nb in NOTEBOOKS for m in SPECS[nb].MUTANTS],
                          ids=lambda v: v if isinstance(v, str) else f"{v.question}: {v.name}")
 def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):
     m = master(nb)
@@ -90,9 +83,10 @@ def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):
         not r.passed for r in test.results if not r.case.hidden)
     assert not passed_all(test), f"the autograder accepts the bug '{mutant.name}'"
     assert mutant.message in failures(test), f"failure output does not mention {mutant.message!r}:\n{failures(test)[-3000:]}"
+    readme_row_is_current(nb)
 
 
-@pytest.mark.parametrize("nb, question", by_notebook([(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].PUBLIC_ONLY)]))
+@pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].PUBLIC_ONLY)])
 def test_answer_hard_coded_to_the_public_tests_earns_no_hidden_point(master, nb, question):
     m = master(nb)
     test = m.run(question, with_body(m.solution(question), SPECS[nb].PUBLIC_ONLY[question]))
@@ -102,7 +96,7 @@ def test_answer_hard_coded_to_the_public_tests_earns_no_hidden_point(master, nb,
     assert hidden and not any(r.passed for r in hidden), "a hidden case accepts an answer hard-coded to the public tests"
 
 
-@pytest.mark.parametrize("nb", by_notebook(NOTEBOOKS))
+@pytest.mark.parametrize("nb", NOTEBOOKS)
 def test_answers_right_only_in_types_and_shapes_earn_at_most_a_tenth(master, nb):
     m = master(nb)
     assert set(SPECS[nb].GARBAGE) == set(SPECS[nb].ALTERNATIVES), "one shape-only answer per autograded question"
@@ -113,6 +107,7 @@ def test_answers_right_only_in_types_and_shapes_earn_at_most_a_tenth(master, nb)
         reports.append(f"{question}: {test.score:g} of {test.question.points:g}\n{report(test)}")
     _garbage_share[nb] = earned / total
     assert earned <= 0.10 * total, f"shape-only answers earn {earned:g} of {total:g} points:\n" + "\n".join(reports)
+    readme_row_is_current(nb)
 
 
 def readme_row(nb: str) -> str:
@@ -121,10 +116,9 @@ def readme_row(nb: str) -> str:
             f"of {len(SPECS[nb].ALTERNATIVES)} | {100 * _garbage_share[nb]:.0f} % |")
 
 
-@pytest.mark.parametrize("nb", by_notebook(NOTEBOOKS))
-def test_readme_reports_the_measured_shares(nb):
-    """Runs last among the notebook's tests: once its mutants and shape-only answers all ran in this process."""
-    if len(_public_reveals.get(nb, {})) < len(SPECS[nb].MUTANTS) or nb not in _garbage_share:
-        pytest.skip("needs all of the notebook's mutant and shape-only tests in the same run")
-    assert readme_row(nb) in (ROOT / "README.md").read_text(), \
-        f"README's table of check strength disagrees with this run; the measured row:\n{readme_row(nb)}"
+def readme_row_is_current(nb: str) -> None:
+    """Once all of a notebook's mutants and shape-only answers have run in this process (whichever test
+    comes last, in any order), README's table of check strength must hold the measured row."""
+    if len(_public_reveals.get(nb, {})) == len(SPECS[nb].MUTANTS) and nb in _garbage_share:
+        assert readme_row(nb) in (ROOT / "README.md").read_text(), \
+            f"README's table of check strength disagrees with this run; the measured row:\n{readme_row(nb)}"
