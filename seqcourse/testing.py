@@ -77,9 +77,18 @@ class _DeviceWrite(RuntimeError):
     pass
 
 
+# operations a GPU runs with CPU tensors among its arguments: indexing with CPU indices, moves between devices,
+# sizes taken from another tensor, and the sequence-packing functions (which want their lengths on the CPU)
+_MIXED_DEVICES_OK = {"__getitem__", "__setitem__", "to", "copy_", "type_as", "index_put", "index_put_", "new_tensor",
+                     "expand_as", "view_as", "reshape_as", "tensor", "as_tensor"}
+
+
 class _WritesFromMeta(torch.overrides.TorchFunctionMode):
     """Flags values of the meta device written into a tensor elsewhere (``out[:, t] = h`` into an output
-    preallocated without ``device=``): on a GPU that copy would silently move results to the CPU."""
+    preallocated without ``device=``): on a GPU that copy would silently move results to the CPU. Flags as
+    well an operation that meets a CPU tensor (not a 0-dimensional scalar) beside tensors on the meta device
+    (``self.pos(torch.arange(T))``, a mask made without ``device=``): on a GPU it fails, while the meta
+    device lets most of them pass."""
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if func in (torch.Tensor.__setitem__, torch.Tensor.copy_) and len(args) >= 2:
@@ -88,6 +97,14 @@ class _WritesFromMeta(torch.overrides.TorchFunctionMode):
                     and dst.device.type != "meta":
                 raise _DeviceWrite(f"values on the input's device (meta) written into a tensor on {dst.device}: "
                                    "it was made without device=")
+        name = getattr(func, "__name__", "")
+        if name not in _MIXED_DEVICES_OK and "pack" not in name:
+            found = _tensors([list(args), kwargs or {}])
+            cpu = [t for t in found if t.device.type == "cpu" and t.dim() > 0]
+            if cpu and any(t.device.type == "meta" for t in found):
+                raise _DeviceWrite(f"{name}() got a tensor of shape {tuple(cpu[0].shape)} on the CPU together with "
+                                   "tensors on the input's device (meta): it was made without device= (or not "
+                                   "registered as a buffer), and on a GPU this operation fails")
         return func(*args, **(kwargs or {}))
 
 

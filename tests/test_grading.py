@@ -14,7 +14,6 @@ import os
 import secrets
 import subprocess
 import sys
-import tempfile
 import zipfile
 
 import nbformat
@@ -160,11 +159,7 @@ def batch(course_build, tmp_path_factory):
     attacks = make_submissions(built, folder, url)
     out = tmp_path_factory.mktemp("grades") / f"{NB}.csv"
     private = tmp_path_factory.mktemp("tmp")  # this batch's own temporary folder (tests in parallel grade too)
-    saved, tempfile.tempdir = tempfile.tempdir, str(private)
-    try:
-        rows = grade.grade_folder(built.autograder_zip, folder, out, jobs=2, timeout=60, memory_mb=2048)
-    finally:
-        tempfile.tempdir = saved
+    rows = grade.grade_folder(built.autograder_zip, folder, out, jobs=2, timeout=60, memory_mb=2048, workdir=private)
     leftovers = {n for n in os.listdir(private) if n.startswith("grade-")}  # workers keep all in it
     server.shutdown()
     return {r.submission.rsplit(".", 1)[0]: r for r in rows}, out, folder, attacks, leftovers

@@ -249,3 +249,35 @@ def test_greedy_search_stops_each_sentence_at_its_eos_and_translate_keeps_the_or
     vocab = Vocab(["<pad>", "<unk>", "<sos>", "<eos>", "a", "b", "c", "x", "y"])
     out = translate(_CountingModel(), ["x x", "x", ""] * 2, vocab, vocab, batch_size=4)
     assert out == [["a", "b"], ["a"], []] * 2
+
+
+def test_device_problem_flags_cpu_tensors_a_gpu_would_reject_and_accepts_what_a_gpu_runs():
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+    from seqcourse.testing import device_problem
+
+    class Positions(nn.Module):
+        def __init__(self, device_aware: bool):
+            super().__init__()
+            self.emb, self.device_aware = nn.Embedding(10, 4), device_aware
+
+        def forward(self, x):                                   # x (B, T, 4)
+            pos = torch.arange(x.size(1), device=x.device if self.device_aware else None)
+            return x + self.emb(pos)
+
+    x, lengths = torch.randn(2, 3, 4), torch.tensor([3, 2])
+    good, bad = Positions(True), Positions(False)
+    assert device_problem(good, (x,), good) is None
+    assert "CPU" in device_problem(bad, (x,), bad)                                   # positions made without device=
+    assert "CPU" in device_problem(lambda x: x.masked_fill(torch.ones(3, 4, dtype=torch.bool).triu(1), 0.0), (x,))
+    assert "CPU" in device_problem(lambda x: torch.cat([x, torch.zeros(2, 3, 4)], 1), (x,))
+    assert "CPU" in device_problem(lambda x: F.cross_entropy(x.flatten(0, 1), torch.zeros(6, dtype=torch.long)), (x,))
+    # what runs on a GPU: CPU indices, moves, 0-dimensional scalars, sizes of another tensor, packing with CPU lengths
+    assert device_problem(lambda x: x[:, torch.tensor([0, 2])], (x,)) is None
+    assert device_problem(lambda x: x * torch.tensor(2.0) + torch.ones(4).to(x.device), (x,)) is None
+    assert device_problem(lambda x: torch.zeros(2, 3, 4).to(x) + x.new_zeros(1).expand_as(x), (x,)) is None
+    rnn = nn.GRU(4, 5, batch_first=True)
+    assert device_problem(lambda x, n: pad_packed_sequence(rnn(pack_padded_sequence(x, n.cpu(), batch_first=True))[0],
+                                                           batch_first=True)[0], (x, lengths), rnn) is None

@@ -173,10 +173,11 @@ def _tree_rss(proc: psutil.Process) -> int:
 
 
 def grade_one(path: Path, autograder_zip: Path, *, name: str | None = None, timeout: float = 600,
-              memory_mb: float = 6144, threads: int = 1) -> Graded:
-    """Grade one submission in a worker process with its own temporary folder (removed afterwards)."""
+              memory_mb: float = 6144, threads: int = 1, workdir: Path | None = None) -> Graded:
+    """Grade one submission in a worker process with its own temporary folder (made in ``workdir``, by default
+    the system's temporary folder; removed afterwards)."""
     name = name or path.name
-    tmp = Path(tempfile.mkdtemp(prefix="grade-"))
+    tmp = Path(tempfile.mkdtemp(prefix="grade-", dir=workdir))
     tmp.chmod(0o711)  # in user mode the sandbox user must reach its own folder inside (nothing else)
     start = time.perf_counter()
     try:
@@ -217,7 +218,7 @@ def grade_one(path: Path, autograder_zip: Path, *, name: str | None = None, time
 
 
 def grade_folder(autograder_zip: Path, submissions: Path, out: Path, *, jobs: int, timeout: float,
-                 memory_mb: float) -> list[Graded]:
+                 memory_mb: float, workdir: Path | None = None) -> list[Graded]:
     notebook = assignment_name(autograder_zip)
     if not submissions.is_dir():
         raise SystemExit(f"{submissions} is not a folder")
@@ -232,7 +233,7 @@ def grade_folder(autograder_zip: Path, submissions: Path, out: Path, *, jobs: in
 
     def one(path: Path) -> Graded:
         g = grade_one(path, autograder_zip, name=str(path.relative_to(submissions)), timeout=timeout,
-                      memory_mb=memory_mb, threads=threads)
+                      memory_mb=memory_mb, threads=threads, workdir=workdir)
         print(f"  {g.submission}: {g.total:g} / {sum(points.values()):g}" + (f"  ({g.error})" if g.error else ""), flush=True)
         return g
 

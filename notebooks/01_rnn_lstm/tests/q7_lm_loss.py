@@ -4,7 +4,9 @@ test = {   'name': 'q7_lm_loss',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define\n'
                                                ">>> _Bigram = define('_Bigram', '\\nclass _Bigram(torch.nn.Module):\\n    def __init__(self, vocab_size):\\n        super().__init__()\\n        "
-                                               "self.table = torch.nn.Embedding(vocab_size, vocab_size)\\n    def forward(self, tokens, state=None):\\n        return self.table(tokens), state\\n')\n"
+                                               'self.table = torch.nn.Embedding(vocab_size, vocab_size)\\n    def forward(self, tokens, state=None):\\n        if state is None:   # the documented '
+                                               'interface: (logits, (h_T, c_T)), each state (B, H)\\n            h = self.table.weight.new_zeros(tokens.size(0), 1)\\n            state = (h, '
+                                               "h)\\n        return self.table(tokens), state\\n')\n"
                                                '>>> _ = torch.manual_seed(0)\n'
                                                '>>> _m = _Bigram(9)\n'
                                                '>>> _ids = torch.tensor([[2, 5, 6, 7, 3], [2, 8, 3, 0, 0]])\n'
@@ -20,7 +22,9 @@ test = {   'name': 'q7_lm_loss',
                                        'locked': False},
                                    {   'code': '>>> from seqcourse.testing import define\n'
                                                ">>> _Bigram = define('_Bigram', '\\nclass _Bigram(torch.nn.Module):\\n    def __init__(self, vocab_size):\\n        super().__init__()\\n        "
-                                               "self.table = torch.nn.Embedding(vocab_size, vocab_size)\\n    def forward(self, tokens, state=None):\\n        return self.table(tokens), state\\n')\n"
+                                               'self.table = torch.nn.Embedding(vocab_size, vocab_size)\\n    def forward(self, tokens, state=None):\\n        if state is None:   # the documented '
+                                               'interface: (logits, (h_T, c_T)), each state (B, H)\\n            h = self.table.weight.new_zeros(tokens.size(0), 1)\\n            state = (h, '
+                                               "h)\\n        return self.table(tokens), state\\n')\n"
                                                '>>> def _reference_lm_loss(table, ids, pad_id=0):\n'
                                                '...     logp = torch.log_softmax(table.double(), -1)\n'
                                                '...     total, count = (0.0, 0)\n'

@@ -8,10 +8,10 @@ test = {   'name': 'q7_beam_search',
                                                'does not pass src and src_len on, is caught). A module with a parameter, as a model has."""\\n    def __init__(self, batch, vocab, seed, '
                                                'eos_bias=0.0):\\n        super().__init__()\\n        self.anchor = nn.Parameter(torch.zeros(1))\\n        g = '
                                                'torch.Generator().manual_seed(seed)\\n        logits = torch.randn(batch, 13, vocab, generator=g, dtype=torch.float64) * 2\\n        logits[:, :, '
-                                               'EOS_ID] += eos_bias\\n        logits[:, :, [PAD_ID, SOS_ID]] = -50.0      # never produced\\n        self.table = torch.log_softmax(logits, -1)\\n    '
-                                               'def start(self, src, src_len):\\n        return {"sentence": src[:, 0].clone(), "hash": torch.as_tensor(src_len).to(src.device) % 13}\\n    def '
-                                               'step(self, tokens, state):\\n        h = (state["hash"] * 5 + tokens + 1) % 13\\n        return self.table[state["sentence"], h], {"sentence": '
-                                               'state["sentence"], "hash": h}\\n\'\n'
+                                               'EOS_ID] += eos_bias\\n        logits[:, :, [PAD_ID, SOS_ID]] = -50.0      # never produced\\n        self.table = torch.log_softmax(logits, '
+                                               '-1).float()   # float32, as the real model\\\'s step\\n    def start(self, src, src_len):\\n        return {"sentence": src[:, 0].clone(), "hash": '
+                                               'torch.as_tensor(src_len).to(src.device) % 13}\\n    def step(self, tokens, state):\\n        h = (state["hash"] * 5 + tokens + 1) % 13\\n        '
+                                               'return self.table[state["sentence"], h], {"sentence": state["sentence"], "hash": h}\\n\'\n'
                                                '>>> exec(_TOY)\n'
                                                '>>> _LocalToy = _MarkovToy\n'
                                                ">>> _MarkovToy = define('_MarkovToy', _TOY)\n"
@@ -22,9 +22,9 @@ test = {   'name': 'q7_beam_search',
                                                '...     return (src, torch.tensor(lengths))\n'
                                                '>>> _DESIGNED = \'\\nclass _Designed(nn.Module):\\n    """Next-token logits depend on the last token only: rows[last][next] (default -5)."""\\n    def '
                                                '__init__(self, rows):\\n        super().__init__()\\n        self.anchor = nn.Parameter(torch.zeros(1))\\n        self.table = torch.full((8, 8), '
-                                               '-5.0, dtype=torch.float64)\\n        for last, nexts in rows.items():\\n            for tok, logit in nexts.items():\\n                '
-                                               'self.table[last, tok] = logit\\n    def start(self, src, src_len):\\n        return {"dummy": torch.zeros(src.size(0))}\\n    def step(self, tokens, '
-                                               "state):\\n        return torch.log_softmax(self.table[tokens], -1), state\\n'\n"
+                                               '-5.0)\\n        for last, nexts in rows.items():\\n            for tok, logit in nexts.items():\\n                self.table[last, tok] = logit\\n    '
+                                               'def start(self, src, src_len):\\n        return {"dummy": torch.zeros(src.size(0))}\\n    def step(self, tokens, state):\\n        return '
+                                               "torch.log_softmax(self.table[tokens], -1), state\\n'\n"
                                                ">>> _Designed = define('_Designed', _DESIGNED)\n"
                                                '>>> _src, _len = _batch([2, 4, 3])\n'
                                                '>>> _toy = _MarkovToy(3, 8, seed=0, eos_bias=1.0)\n'
@@ -51,10 +51,10 @@ test = {   'name': 'q7_beam_search',
                                                'does not pass src and src_len on, is caught). A module with a parameter, as a model has."""\\n    def __init__(self, batch, vocab, seed, '
                                                'eos_bias=0.0):\\n        super().__init__()\\n        self.anchor = nn.Parameter(torch.zeros(1))\\n        g = '
                                                'torch.Generator().manual_seed(seed)\\n        logits = torch.randn(batch, 13, vocab, generator=g, dtype=torch.float64) * 2\\n        logits[:, :, '
-                                               'EOS_ID] += eos_bias\\n        logits[:, :, [PAD_ID, SOS_ID]] = -50.0      # never produced\\n        self.table = torch.log_softmax(logits, -1)\\n    '
-                                               'def start(self, src, src_len):\\n        return {"sentence": src[:, 0].clone(), "hash": torch.as_tensor(src_len).to(src.device) % 13}\\n    def '
-                                               'step(self, tokens, state):\\n        h = (state["hash"] * 5 + tokens + 1) % 13\\n        return self.table[state["sentence"], h], {"sentence": '
-                                               'state["sentence"], "hash": h}\\n\'\n'
+                                               'EOS_ID] += eos_bias\\n        logits[:, :, [PAD_ID, SOS_ID]] = -50.0      # never produced\\n        self.table = torch.log_softmax(logits, '
+                                               '-1).float()   # float32, as the real model\\\'s step\\n    def start(self, src, src_len):\\n        return {"sentence": src[:, 0].clone(), "hash": '
+                                               'torch.as_tensor(src_len).to(src.device) % 13}\\n    def step(self, tokens, state):\\n        h = (state["hash"] * 5 + tokens + 1) % 13\\n        '
+                                               'return self.table[state["sentence"], h], {"sentence": state["sentence"], "hash": h}\\n\'\n'
                                                '>>> exec(_TOY)\n'
                                                '>>> _LocalToy = _MarkovToy\n'
                                                ">>> _MarkovToy = define('_MarkovToy', _TOY)\n"

@@ -14,7 +14,7 @@ test = {   'name': 'q3_shared_embedding',
                                                ">>> assert torch.allclose(_x, _W[_tokens] * 2.0, atol=1e-06), 'embed(tokens) must be weight[tokens] * sqrt(d_model) for every position'\n"
                                                '>>> _h = torch.randn(2, 5, 4)\n'
                                                '>>> _logits = _emb.project(_h)\n'
-                                               ">>> assert tuple(_logits.shape) == (2, 5, 10), f'project of (B, T, d_model) = (2, 5, 4) must give (B, T, V) = (2, 5, 10), got {tuple(_logits.shape)}'\n"
+                                               ">>> assert tuple(_logits.shape) == (2, 5, 10), f'project of (B, T, d_model) = (2, 5, 4) must give (B, T, C) = (2, 5, 10), got {tuple(_logits.shape)}'\n"
                                                ">>> assert torch.allclose(_logits, _h @ _W.T + _b, atol=1e-05), 'project(h) must be h @ weight.T + bias (the same matrix as the embedding, no "
                                                "sqrt(d_model) on the logits)'\n"
                                                ">>> assert tuple(_emb.embed(torch.tensor([[7]])).shape) == (1, 1, 4), f'embed of a (1, 1) batch must be (1, 1, d_model) = (1, 1, 4), got "

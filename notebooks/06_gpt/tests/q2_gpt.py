@@ -5,7 +5,7 @@ test = {   'name': 'q2_gpt',
     'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)\n'
                                                '>>> _m = GPT(11, d_model=8, n_heads=2, n_layers=2, d_ff=16, max_len=6, dropout=0.0)\n'
                                                '>>> _out = _m(torch.randint(0, 11, (3, 5)))\n'
-                                               ">>> assert isinstance(_out, torch.Tensor) and tuple(_out.shape) == (3, 5, 11), 'forward must return logits (B, T, V) = (3, 5, 11): did you fill in the "
+                                               ">>> assert isinstance(_out, torch.Tensor) and tuple(_out.shape) == (3, 5, 11), 'forward must return logits (B, T, C) = (3, 5, 11): did you fill in the "
                                                "TODO?'\n"
                                                ">>> assert not any((isinstance(_mod, nn.Linear) and _mod.out_features == 11 for _mod in _m.modules())), 'the output layer is the token embedding "
                                                "(weight tying): use self.tok_emb.weight, no new nn.Linear'\n"

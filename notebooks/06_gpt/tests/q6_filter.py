@@ -4,7 +4,7 @@ test = {   'name': 'q6_filter',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': '>>> _l = torch.log(torch.tensor([[0.1, 0.5, 0.05, 0.3, 0.05], [0.2, 0.2, 0.2, 0.2, 0.2]]))\n'
                                                '>>> _res = filter_logits(_l)\n'
-                                               ">>> assert isinstance(_res, torch.Tensor) and tuple(_res.shape) == (2, 5), 'filter_logits must return a (B, V) tensor: did you fill in the TODO?'\n"
+                                               ">>> assert isinstance(_res, torch.Tensor) and tuple(_res.shape) == (2, 5), 'filter_logits must return a (B, C) tensor: did you fill in the TODO?'\n"
                                                ">>> assert torch.allclose(filter_logits(_l, temperature=0.5), _l / 0.5), 'temperature: divide the logits by it (logits / temperature, not times)'\n"
                                                '>>> _k = filter_logits(_l[:1], top_k=2)\n'
                                                ">>> assert torch.isinf(_k).tolist() == [[True, False, True, False, True]], f'top_k = 2 must keep the 2 most likely tokens (ids 1 and 3) and set the "

@@ -21,8 +21,8 @@ test = {   'name': 'q8_kv_cache',
                                                '>>> _cache = empty_cache(_m, 2)\n'
                                                '>>> _res = step(_m, torch.tensor([2, 2]), _cache)\n'
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'step must return (logits, cache): did you fill in the TODO?'\n"
-                                               ">>> assert tuple(_res[0].shape) == (2, 11), f'the logits must be (B, V) = (2, 11), got {tuple(_res[0].shape)}'\n"
-                                               ">>> assert len(_res[1]) == 2 and tuple(_res[1][0][0].shape) == (2, 2, 1, 4), 'the cache must hold one (keys, values) pair per block, each (B, h, t + "
+                                               ">>> assert tuple(_res[0].shape) == (2, 11), f'the logits must be (B, C) = (2, 11), got {tuple(_res[0].shape)}'\n"
+                                               ">>> assert len(_res[1]) == 2 and tuple(_res[1][0][0].shape) == (2, 2, 1, 4), 'the cache must hold one (keys, values) pair per block, each (B, n_h, t + "
                                                "1, d_k) = (2, 2, 1, 4) after the first token'\n"
                                                '>>> _ids = torch.tensor([[2, 5, 7, 1], [2, 10, 4, 4]])\n'
                                                '>>> _want = _m(_ids)\n'
