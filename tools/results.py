@@ -37,7 +37,9 @@ import course  # noqa: E402
 # the figures README shows under its results table (each only once its reference run has saved it)
 README_FIGURES = {"04_transformer-multi30k-heads-cross-attention.png": "notebook 04: cross-attention of every head of the Transformer on one test sentence",
                   "04_transformer-multi30k-training.png": "notebook 04: training and validation loss of the Transformer on Multi30k",
-                  "03_attention-bleu-against-beam-size.png": "notebook 03: BLEU and translation length against beam size and length penalty α"}
+                  "03_attention-bleu-against-beam-size.png": "notebook 03: BLEU and translation length against beam size and length penalty α",
+                "06_gpt-loss-against-time.png": "notebook 06: validation loss per word against training time, LSTM and GPT on two CPU cores",
+                "07_bert_cola-mcc-by-seed.png": "notebook 07: CoLA dev MCC per seed, trained from scratch and pretrained with masked language modelling"}
 BEGIN, END = "<!-- results:begin (tools/results.py --readme writes this block) -->", "<!-- results:end -->"
 
 
