@@ -8,9 +8,10 @@ PY := $(VENV)/bin/python
 
 .PHONY: course test grade results clean
 
+# transformers: for the tests only (they run notebook 07's optional section offline on a tiny BERT)
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -r requirements.txt pytest pytest-xdist playwright
+	$(PY) -m pip install -r requirements.txt pytest pytest-xdist playwright transformers
 	touch $@
 
 course: $(VENV)/.installed

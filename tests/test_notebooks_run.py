@@ -14,6 +14,26 @@ from conftest import ROOT, paste_answers, serve
 
 MASTERS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
 
+# notebook 07's optional section (transformers, never run by default: it needs the Hugging Face hub) fine-tunes a
+# tiny, randomly initialised BERT with a word-level WordPiece vocabulary made here, offline
+HF_TINY_BERT = '''
+import transformers
+from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
+
+_words = sorted({w for s in cola["train"]["sentence"] for w in tokenize(s)})
+_wp = Tokenizer(models.WordPiece({w: i for i, w in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + _words)},
+                                 unk_token="[UNK]"))
+_wp.normalizer = normalizers.BertNormalizer(lowercase=True)
+_wp.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+_tok = transformers.PreTrainedTokenizerFast(tokenizer_object=_wp, pad_token="[PAD]", unk_token="[UNK]",
+                                            cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+_config = transformers.BertConfig(vocab_size=len(_tok), hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                                  intermediate_size=64, max_position_embeddings=128, num_labels=2)
+_scores = hf_fine_tune(transformers.BertForSequenceClassification(_config), _tok, epochs=1)
+assert set(_scores) == {"in_domain_dev", "out_of_domain_dev"} and all(-1 <= v <= 1 for v in _scores.values()), _scores
+print("tiny random BERT:", _scores)
+'''
+
 
 @pytest.mark.parametrize("master", MASTERS, ids=lambda p: p.stem)
 def test_master_runs_top_to_bottom_in_smoke_mode(master, course_data_env, tmp_path, monkeypatch):
@@ -22,7 +42,12 @@ def test_master_runs_top_to_bottom_in_smoke_mode(master, course_data_env, tmp_pa
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline backend records the figures
     nb = nbformat.read(master, as_version=4)
     nb.cells = [c for c in nb.cells if not (c.cell_type == "code" and course.hidden_check(c.source))]
+    if master.stem == "07_bert_cola":   # its optional section's code, offline (HF_HUB_OFFLINE: nothing is fetched)
+        monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+        nb.cells.append(nbformat.v4.new_code_cell(HF_TINY_BERT))
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    if master.stem == "07_bert_cola":
+        assert "tiny random BERT:" in nb.cells[-1].outputs[0].text
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
     assert not errors
     images = sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
