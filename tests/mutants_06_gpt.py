@@ -10,6 +10,11 @@ MASK = "causal_mask(x.size(1), x.device)"
 ATTN = "x = x + self.dropout(self.attn(h, h, h, causal_mask(x.size(1), x.device)))"
 FF = "return x + self.dropout(self.ff(self.norm2(x)))"
 EMB = "self.dropout(self.tok_emb(ids) + self.pos_emb(positions))"
+DRAW = (  # the solution's inverse-transform draw, replaced whole by torch.multinomial variants
+    '    cdf = probs.cumsum(dim=-1)                                                          # (B, C) F_i, nondecreasing\n'
+    '    u = torch.rand(probs.size(0), 1, generator=generator, device=probs.device) * cdf[:, -1:]   # (B, 1) in [0, F_C)\n'
+    '    return torch.searchsorted(cdf, u, right=True)[:, 0]                                # first i with F_i > u; (B,)\n'
+)
 MUTANTS = [
     # q1: the decoder block
     M("q1_block", "no causal mask", MASK, "None", "information flows from the future"),
@@ -75,14 +80,19 @@ MUTANTS = [
       ("logits = logits / temperature\n    if top_k is not None:", "probs, order = torch.softmax(logits, dim=-1)"),
       ("logits = logits / temperature\n    scaled = logits\n    if top_k is not None:", "probs, order = torch.softmax(scaled, dim=-1)"), "left by top-k"),
     # q7: sampling
-    M("q7_sample", "global random state instead of the generator", ", generator=generator)", ")", "generator=generator"),
-    M("q7_sample", "argmax instead of a draw", "torch.multinomial(probs, 1, generator=generator)[:, 0]", "probs.argmax(-1)", "is it random at all"),
+    M("q7_sample", "global random state instead of the generator", "generator=generator, ", "", "generator="),
+    M("q7_sample", "argmax instead of a draw", "torch.searchsorted(cdf, u, right=True)[:, 0]", "probs.argmax(-1)", "is it random at all"),
     M("q7_sample", "top_p not passed on", "filter_logits(logits, temperature, top_k, top_p)", "filter_logits(logits, temperature, top_k)", "passing every argument on"),
     M("q7_sample", "temperature ignored", "filter_logits(logits, temperature, top_k, top_p)", "filter_logits(logits, 1.0, top_k, top_p)", "expected about"),
     M("q7_sample", "squeezed (batch of 1)", "[:, 0]", ".squeeze()", "not squeeze()"),
-    M("q7_sample", "one draw for the whole batch", "torch.multinomial(probs, 1, generator=generator)[:, 0]",
-      "torch.multinomial(probs[0], 1, generator=generator).expand(probs.size(0))", "most likely token"),
-    M("q7_sample", "softmax over the batch", "dim=-1)", "dim=0)", "dim=-1"),
+    M("q7_sample", "one uniform for the whole batch", "torch.rand(probs.size(0), 1,", "torch.rand(1, 1,", "same token for every row"),
+    M("q7_sample", "softmax over the batch", "top_p), dim=-1)", "top_p), dim=0)", "dim=-1"),
+    M("q7_sample", "cumulative sum over the batch", "probs.cumsum(dim=-1)", "probs.cumsum(dim=0)", "expected about"),
+    M("q7_sample", "(B, 1) returned", "right=True)[:, 0]", "right=True)", "(B,) long tensor"),
+    M("q7_sample", "torch.multinomial from the global random state", DRAW, "    return torch.multinomial(probs, 1)[:, 0]\n", "generator="),
+    M("q7_sample", "torch.multinomial over the logits' exponential", DRAW, "    return torch.multinomial(logits.exp(), 1, generator=generator)[:, 0]\n", "filter_logits"),
+    M("q7_sample", "torch.multinomial, one draw for the whole batch", DRAW,
+      "    return torch.multinomial(probs[0], 1, generator=generator).expand(probs.size(0))\n", "most likely token"),
     # q8: key/value cache
     M("q8_kv_cache", "every token at position 0", "model.pos_emb.weight[t]", "model.pos_emb.weight[0]", "not 0 or t + 1"),
     M("q8_kv_cache", "position t + 1", "model.pos_emb.weight[t]", "model.pos_emb.weight[t + 1]", "not 0 or t + 1"),
@@ -187,6 +197,11 @@ if top_p is not None:
     above = (more * p[:, None, :]).sum(-1)
     keep &= above < top_p
 return scaled.masked_fill(~keep, float("-inf"))
+"""],
+    "q7_sample": ["""
+z = filter_logits(logits, temperature, top_k, top_p)
+u = torch.rand(z.shape, generator=generator, device=z.device).clamp_min(1e-20)
+return (z - torch.log(-torch.log(u))).argmax(dim=-1)   # Gumbel-max: argmax of logits + Gumbel noise
 """],
 }
 

@@ -11,14 +11,15 @@ test = {   'name': 'q7_sample',
                                                ">>> assert isinstance(_a, torch.Tensor) and tuple(_a.shape) == (100,) and (_a.dtype == torch.long), 'sample_next must return a (B,) long tensor, one "
                                                "token id per row: did you fill in the TODO?'\n"
                                                '>>> _b, _same_global = _draw(sample_next, _l, 0)\n'
-                                               ">>> assert torch.equal(_a, _b), 'two calls with generators seeded alike must give the same tokens: draw with torch.multinomial(..., "
-                                               "generator=generator)'\n"
-                                               ">>> assert _same_global, 'sample_next changed the global random state: pass generator= to torch.multinomial'\n"
+                                               ">>> assert torch.equal(_a, _b), 'two calls with generators seeded alike must give the same tokens: draw with the generator (torch.multinomial(..., "
+                                               "generator=generator) or torch.rand(..., generator=generator))'\n"
+                                               ">>> assert _same_global, 'sample_next changed the global random state: pass generator= to every random call (torch.multinomial, torch.rand)'\n"
                                                '>>> _c, _ = _draw(sample_next, _l, 1)\n'
                                                ">>> assert not torch.equal(_a, _c), 'generators with different seeds gave the same 100 tokens: the draw must come from the generator (is it random at "
                                                "all?)'\n"
                                                '>>> _g, _ = _draw(sample_next, _l, 0, top_k=1)\n'
-                                               ">>> assert _g.tolist() == [1, 0] * 50, 'with top_k = 1 every row must get its most likely token'\n"
+                                               ">>> assert _g.tolist() == [1, 0] * 50, 'with top_k = 1 every row must get its most likely token: draw from softmax(filter_logits(logits, temperature, "
+                                               "top_k, top_p)), one token per row'\n"
                                                '>>> _t, _ = _draw(sample_next, torch.log(torch.tensor([[0.1, 0.5, 0.05, 0.3, 0.05]])).repeat(200, 1), 3, top_p=0.7)\n'
                                                ">>> assert set(_t.tolist()) <= {1, 3}, 'with top_p = 0.7 only tokens 1 and 3 (probabilities 0.5 and 0.3) may be drawn: pass every argument "
                                                "(temperature, top_k, top_p) on to filter_logits'\n",
