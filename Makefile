@@ -1,6 +1,6 @@
 # make course : build student notebooks (notebooks/) and Gradescope zips (dist/), then grade them locally
 # make test   : the whole test suite (what CI runs)
-# make results [ONLY=01_rnn_lstm]: reference runs of the masters in full on this machine -> results/ and README
+# make results [ONLY=01_rnn_lstm ABLATIONS=1]: reference runs of the masters in full on this machine -> results/ and README
 # make grade NOTEBOOK=01_rnn_lstm SUBMISSIONS=folder [JOBS=n TIMEOUT=s]: grade a class (sandboxed) into grades/NOTEBOOK.csv
 PYTHON ?= python3
 VENV ?= .venv
@@ -21,7 +21,7 @@ grade: $(VENV)/.installed
 	$(PY) tools/grade.py $(NOTEBOOK) $(SUBMISSIONS) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
 
 results: $(VENV)/.installed
-	$(PY) tools/results.py $(if $(ONLY),--only $(ONLY))
+	$(PY) tools/results.py $(if $(ONLY),--only $(ONLY)) $(if $(ABLATIONS),--ablations)
 
 test: $(VENV)/.installed
 	MPLBACKEND=Agg $(PY) -m pytest -q -n 2 --dist loadfile

@@ -15,7 +15,7 @@ from .plots import plot_attention, plot_history
 from .results import record, save_figure
 from .search import greedy_search, translate
 from .text import BucketBatches, Vocab, pad_batch, tokenizer, translation_data
-from .train import (SMOKE, average_checkpoints, best_weights, epoch_weights, evaluate, fit, get_device, perplexity,
+from .train import (ABLATIONS, SMOKE, average_checkpoints, best_weights, epoch_weights, evaluate, fit, get_device, perplexity,
                     seed_everything, to_device)
 
 __all__ = [
@@ -23,5 +23,5 @@ __all__ = [
     "bleu", "bleu_by_length", "exact_match", "tokenized_bleu", "plot_attention", "plot_history", "record", "save_figure",
     "greedy_search", "translate",
     "BucketBatches", "Vocab", "pad_batch", "tokenizer", "translation_data",
-    "SMOKE", "average_checkpoints", "best_weights", "epoch_weights", "evaluate", "fit", "get_device", "perplexity", "seed_everything", "to_device",
+    "ABLATIONS", "SMOKE", "average_checkpoints", "best_weights", "epoch_weights", "evaluate", "fit", "get_device", "perplexity", "seed_everything", "to_device",
 ]

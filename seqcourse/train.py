@@ -25,6 +25,9 @@ if SMOKE:
     # smoke runs are tiny and share their machine with other jobs (a test suite): one thread each is far
     # faster than threads fighting over the cores
     torch.set_num_threads(1)
+ABLATIONS = os.environ.get("SEQCOURSE_ABLATIONS", "") not in ("", "0")
+"""True when $SEQCOURSE_ABLATIONS is set: notebooks also run the comparisons that cost a second training (and so
+run by default only on a GPU) on a CPU (``make results ABLATIONS=1``)."""
 
 
 def get_device(prefer: str | None = None) -> torch.device:

@@ -61,7 +61,7 @@ def commit() -> str:
     return (rev or "unknown") + (" with local changes" if dirty else "")
 
 
-def run(master: Path, out: Path, smoke: bool) -> dict:
+def run(master: Path, out: Path, smoke: bool, ablations: bool = False) -> dict:
     """Execute ``master`` (hidden checks left out) and write its JSON, figures and HTML into ``out``."""
     import torch
 
@@ -73,7 +73,8 @@ def run(master: Path, out: Path, smoke: bool) -> dict:
         old.unlink(missing_ok=True)
     nb = nbformat.read(master, as_version=4)
     nb.cells = [c for c in nb.cells if not (c.cell_type == "code" and course.hidden_check(c.source))]
-    env = {"SEQCOURSE_RESULTS": str((out / name).resolve()), "SEQCOURSE_SMOKE": "1" if smoke else ""}
+    env = {"SEQCOURSE_RESULTS": str((out / name).resolve()), "SEQCOURSE_SMOKE": "1" if smoke else "",
+           "SEQCOURSE_ABLATIONS": "1" if ablations else ""}
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     start = time.perf_counter()
@@ -138,6 +139,8 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="*", help="run only these notebooks (e.g. 01_rnn_lstm)")
     parser.add_argument("--smoke", action="store_true", help="smoke-size runs (written to build/results-smoke/)")
     parser.add_argument("--out", type=Path, help="output folder (default results/, or build/results-smoke/)")
+    parser.add_argument("--ablations", action="store_true",
+                        help="also run the comparisons that need a second training on a CPU (SEQCOURSE_ABLATIONS)")
     parser.add_argument("--readme", action="store_true", help="only rewrite README's results block from results/")
     args = parser.parse_args(argv)
     if args.readme:
@@ -148,7 +151,7 @@ def main(argv=None) -> int:
     for master in masters:
         if args.only and master.stem not in args.only:
             continue
-        r = run(master, out, args.smoke)
+        r = run(master, out, args.smoke, args.ablations)
         print(f"{r['notebook']}: {r['seconds']:.0f} s, {len(r['figures'])} figures, {r['metrics']}", flush=True)
     if not args.smoke and args.out is None:
         update_readme(ROOT / "README.md", out)
