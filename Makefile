@@ -2,28 +2,41 @@
 # make test   : the whole test suite (what CI runs)
 # make results [ONLY=01_rnn_lstm ABLATIONS=1]: reference runs of the masters in full on this machine -> results/ and README
 # make grade NOTEBOOK=01_rnn_lstm SUBMISSIONS=folder [JOBS=n TIMEOUT=s]: grade a class (sandboxed) into grades/NOTEBOOK.csv
+# TORCH=cpu (when .venv is first made): PyTorch's CPU-only build, about half the memory per grading (README)
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: course test grade results clean
+.PHONY: course test grade results clean system-course system-test
 
-# transformers: for the tests only (they run notebook 07's optional section offline on a tiny BERT)
+# Debian packages, checked (and installed with apt-get where possible) before anything else runs: bubblewrap
+# isolates every graded notebook (make course, make grade, make test); chromium runs the browser test.
+system-course:
+	@sh tools/system_packages.sh bwrap:bubblewrap
+
+system-test:
+	@sh tools/system_packages.sh bwrap:bubblewrap chromium:chromium
+
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -r requirements.txt pytest pytest-xdist playwright transformers
+	$(if $(filter cpu,$(TORCH)),$(PY) -m pip install torch --index-url https://download.pytorch.org/whl/cpu)
+	$(PY) -m pip install -r requirements.txt
 	touch $@
 
-course: $(VENV)/.installed
+$(VENV)/.installed-tests: $(VENV)/.installed requirements-tests.txt
+	$(PY) -m pip install -r requirements-tests.txt
+	touch $@
+
+course: system-course $(VENV)/.installed
 	$(PY) tools/course.py
 
-grade: $(VENV)/.installed
+grade: system-course $(VENV)/.installed
 	$(PY) tools/grade.py $(NOTEBOOK) $(SUBMISSIONS) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
 
 results: $(VENV)/.installed
 	$(PY) tools/results.py $(if $(ONLY),--only $(ONLY)) $(if $(ABLATIONS),--ablations)
 
-test: $(VENV)/.installed
+test: system-test $(VENV)/.installed-tests
 	MPLBACKEND=Agg $(PY) -m pytest -q -n 2 --dist loadfile
 
 clean:

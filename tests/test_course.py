@@ -127,3 +127,48 @@ def test_course_config_must_name_a_github_repository(tmp_path):
     bad.write_text("repository: https://gitlab.com/someone/course\n")
     with pytest.raises(SystemExit, match="github.com/OWNER/NAME"):
         course.load_config(bad)
+
+
+TWO_BUGS = """>>> _out = answer()
+>>> assert _out > 0, 'first: the answer must be positive'
+>>> assert _out % 2 == 0, 'second: the answer must be even'
+>>> assert _out == 4, 'third: the answer is 4'
+"""
+
+
+class _SeedOnly:
+    """The part of the sandbox that ``checks.run_case`` uses when the check calls plain local code."""
+
+    stopped = None
+
+    def request(self, *args, **kwargs):
+        return None
+
+
+def test_a_failing_check_shows_only_its_first_failure_to_the_student_and_in_the_grades():
+    from otter.test_files.ok_test import run_doctest
+
+    import checks
+
+    ok, shown = run_doctest("q", course.first_failure_only(TWO_BUGS), {"answer": lambda: -1})
+    errors = lambda text: re.findall(r"AssertionError: (\w+):", text)  # noqa: E731
+    assert not ok and shown.count("Failed example") == 1 and errors(shown) == ["first"], \
+        "a failing check printed messages about later assertions"
+    ok, shown = run_doctest("q", course.first_failure_only(TWO_BUGS), {"answer": lambda: 3})
+    assert not ok and errors(shown) == ["second"]
+    assert run_doctest("q", course.first_failure_only(TWO_BUGS), {"answer": lambda: 4})[0]
+    result = checks.run_case(_SeedOnly(), checks.Case("q", TWO_BUGS, False, 1.0), {"answer": lambda: -1})
+    assert not result.passed and result.message == "first: the answer must be positive"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_every_public_and_hidden_check_reports_only_its_first_failure(course_build, name):
+    built = course_build[name]
+    with zipfile.ZipFile(built.autograder_zip) as z:
+        texts = {n: z.read(n).decode() for n in z.namelist() if re.fullmatch(r"tests/[^/]+\.py", n)}
+    texts.update({p.name: p.read_text() for p in (built.student_dir / "tests").glob("*.py")})
+    for file, text in texts.items():
+        spec: dict = {}
+        exec(text, spec)
+        for case in spec["test"]["suites"][0]["cases"]:
+            assert course.first_failure_only(case["code"]) == case["code"], f"{file}: a check without the flag"

@@ -119,31 +119,46 @@ class _Dropped(torch.nn.Module):
         return self.drop(self.table(tokens))
 
 
-def _run(tmp_path, epochs, fail_at_step=None):
+_INTERRUPT = {"at": None, "steps": 0}  # read by _counted_loss: the runs below differ in nothing else
+
+
+def _counted_loss(m, batch):
+    _INTERRUPT["steps"] += 1
+    if _INTERRUPT["steps"] == _INTERRUPT["at"]:
+        raise KeyboardInterrupt("disconnected")
+    return _loss(m, batch)
+
+
+def _setup(size=9, weight_decay=0.0):
     torch.manual_seed(0)
-    model = _Dropped(9)
-    optimizer = torch.optim.Adam(model.parameters(), lr=0.05)
+    model = _Dropped(size)
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.05, weight_decay=weight_decay)
     scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 3, 0.5)
-    data = [[random.Random(i).randrange(1, 9) for _ in range(random.Random(-i).randrange(3, 9))] for i in range(80)]
-    steps = []
+    data = [[random.Random(i).randrange(1, size) for _ in range(random.Random(-i).randrange(3, 9))] for i in range(80)]
+    return model, optimizer, scheduler, BucketBatches(data, 16, seed=1), BucketBatches(data[:32], 16, shuffle=False)
 
-    def loss(m, batch):
-        steps.append(1)
-        if fail_at_step is not None and len(steps) == fail_at_step:
-            raise KeyboardInterrupt("disconnected")
-        return _loss(m, batch)
 
-    history = fit(model, loss, BucketBatches(data, 16, seed=1), optimizer, epochs=epochs, scheduler=scheduler,
-                  val_batches=BucketBatches(data[:32], 16, shuffle=False), progress=False,
-                  checkpoint=tmp_path / "run.pt", keep_last=2)
-    return model, history
+def _fit(tmp_path, epochs, setup, fail_at_step=None, loss=_counted_loss):
+    """Train ``setup`` (model, optimiser, scheduler, batches); returns the history and the steps it ran."""
+    model, optimizer, scheduler, train, val = setup
+    _INTERRUPT.update(at=fail_at_step, steps=0)
+    history = fit(model, loss, train, optimizer, epochs=epochs, scheduler=scheduler, val_batches=val,
+                  progress=False, checkpoint=tmp_path / "run.pt", keep_last=2)
+    return history, _INTERRUPT["steps"]
+
+
+def _run(tmp_path, epochs, fail_at_step=None):
+    setup = _setup()
+    history, _ = _fit(tmp_path, epochs, setup, fail_at_step)
+    return setup[0], history
 
 
 def test_fit_resumes_after_an_interruption_exactly_and_keeps_best_and_last_weights(tmp_path):
     straight, history = _run(tmp_path / "a", epochs=5)
     with pytest.raises(KeyboardInterrupt):
-        _run(tmp_path / "b", epochs=5, fail_at_step=18)  # 5 steps per epoch: dies during epoch 4
+        _run(tmp_path / "b", epochs=5, fail_at_step=18)  # 7 loss calls per epoch: dies in epoch 3
     resumed, resumed_history = _run(tmp_path / "b", epochs=5)
+    assert _INTERRUPT["steps"] == 21, "the resumed run must train only epochs 3-5 (5 steps and 2 validation batches each)"
     assert torch.equal(resumed.table.weight, straight.table.weight)
     timing = ("seconds", "tokens_per_s")
     assert {k: v for k, v in resumed_history.items() if k not in timing} == {k: v for k, v in history.items() if k not in timing}
@@ -281,3 +296,73 @@ def test_device_problem_flags_cpu_tensors_a_gpu_would_reject_and_accepts_what_a_
     rnn = nn.GRU(4, 5, batch_first=True)
     assert device_problem(lambda x, n: pad_packed_sequence(rnn(pack_padded_sequence(x, n.cpu(), batch_first=True))[0],
                                                            batch_first=True)[0], (x, lengths), rnn) is None
+
+
+def test_fit_resumes_a_run_interrupted_in_the_same_kernel_with_the_same_objects(tmp_path):
+    setup = _setup()
+    with pytest.raises(KeyboardInterrupt):
+        _fit(tmp_path, 5, setup, fail_at_step=18)  # the model, optimiser, schedule and batches have moved on
+    _, steps = _fit(tmp_path, 5, setup)
+    assert steps == 21, "not resumed after epoch 2 (5 training steps and 2 validation batches per epoch)"
+
+
+def _fixed_loss(m, batch):  # the same loss as _counted_loss, with a "bug" fixed: another line of code
+    _INTERRUPT["steps"] += 1
+    loss, n = _loss(m, batch)
+    return loss * 1.0, n
+
+
+@pytest.mark.parametrize("change, setup, loss", [
+    ("model", lambda: _setup(size=7), _counted_loss),          # a smoke run's smaller model, then the full one
+    ("optimiser", lambda: _setup(weight_decay=0.1), _counted_loss),
+    ("code of the model, the loss", _setup, _fixed_loss),      # a bug fixed in the loss, the same shapes
+])
+def test_fit_starts_over_and_says_why_when_the_checkpoint_was_made_from_something_else(tmp_path, capsys, change, setup, loss):
+    first, _ = _fit(tmp_path, 3, _setup())
+    capsys.readouterr()
+    history, steps = _fit(tmp_path, 3, setup(), loss=loss)
+    said = capsys.readouterr().out
+    assert f"not resuming from {tmp_path / 'run.pt'}: it was made with another {change}" in said, said
+    assert steps == 21 and len(history["train_loss"]) == 3, "fit resumed a checkpoint made from something else"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "run-old.best.pt", "run-old.epoch2.pt", "run-old.epoch3.pt", "run-old.pt",
+        "run.best.pt", "run.epoch2.pt", "run.epoch3.pt", "run.pt"], "the old files must be kept aside, not mixed in"
+    assert torch.load(tmp_path / "run-old.pt", weights_only=False)["history"]["train_loss"] == first["train_loss"]
+    _, steps = _fit(tmp_path, 4, setup(), loss=loss)
+    assert steps == 7, "the new run must resume itself (asking for one more epoch)"
+
+
+NOTEBOOK_CELLS = """
+import torch
+SCALE = 2.0
+
+def helper(x):
+    return x * SCALE
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(2, 2)
+
+    def forward(self, x):
+        return helper(self.lin(x))
+"""
+
+
+def _fingerprint_of(source: str) -> str:
+    from seqcourse.train import code_fingerprint
+
+    namespace = {"__name__": "__main__"}  # as in a notebook's kernel
+    exec(source, namespace)
+    return code_fingerprint(namespace["Model"]())
+
+
+@pytest.mark.parametrize("edit, same", [
+    (("return x * SCALE", "return x * SCALE  # a comment"), True),
+    (("SCALE = 2.0", "SCALE = 2.5"), False),                         # a constant the code reads
+    (("return x * SCALE", "return x / SCALE"), False),               # a helper the model calls by name
+    (("return helper(self.lin(x))", "return helper(x)"), False),     # the model's own code
+])
+def test_code_fingerprint_follows_the_code_a_model_runs_and_ignores_comments(edit, same):
+    assert (_fingerprint_of(NOTEBOOK_CELLS) == _fingerprint_of(NOTEBOOK_CELLS.replace(*edit))) == same
+    assert _fingerprint_of(NOTEBOOK_CELLS) == _fingerprint_of(NOTEBOOK_CELLS), "the same cells run again in a new kernel"

@@ -11,7 +11,9 @@ autograded point.
 from __future__ import annotations
 
 import argparse
+import doctest
 import hashlib
+import pprint
 import re
 import shutil
 import subprocess
@@ -172,6 +174,34 @@ def stable_cell_ids(path: Path) -> None:
     nbformat.write(nb, path)
 
 
+FIRST_FAILURE = "  # doctest: +REPORT_ONLY_FIRST_FAILURE"
+
+
+def first_failure_only(code: str) -> str:
+    """A check (one doctest) with every example marked REPORT_ONLY_FIRST_FAILURE. Otter's runner in the
+    student's kernel (``grader.check``) then reports a check's first failing assertion and stays silent about
+    the ones after it, which would name bugs the student does not have (the flag only takes effect when every
+    example carries it). The trusted grader stops at a check's first failure itself (``checks.run_case``)."""
+    out = []
+    for ex in doctest.DocTestParser().get_examples(code):
+        lines = ex.source.rstrip("\n").split("\n")
+        if FIRST_FAILURE not in lines[-1]:
+            lines[-1] += FIRST_FAILURE  # the last line of a complete statement never ends inside a string
+        out.append("".join([">>> " + lines[0] + "\n"] + ["... " + line + "\n" for line in lines[1:]]) + ex.want)
+    return "".join(out)
+
+
+def first_failure_tests(text: str) -> str:
+    """An OK-format test file (as Otter writes it) with :func:`first_failure_only` applied to every case."""
+    spec: dict = {}
+    exec(text, spec)  # our own build output (trusted)
+    test = spec["test"]
+    for suite in test["suites"]:
+        for case in suite["cases"]:
+            case["code"] = first_failure_only(case["code"])
+    return "OK_FORMAT = True\n\ntest = " + pprint.pformat(test, indent=4, width=200) + "\n"
+
+
 def graded_cells(master: Path) -> list[tuple[str | None, bool, str]]:
     """The code an autograder executes from a master: every code cell outside test blocks and not tagged
     ``otter_ignore``, in order, as (question or None, is a solution cell, source)."""
@@ -228,7 +258,9 @@ def make_autograder(source: Path, target: Path) -> None:
             data = src.read(item)
             if item.filename == "run_otter.py":
                 continue
-            if item.filename == "run_autograder":
+            if re.fullmatch(r"tests/[^/]+\.py", item.filename):
+                data = first_failure_tests(data.decode()).encode()
+            elif item.filename == "run_autograder":
                 data = RUN_AUTOGRADER.encode()
             elif item.filename == "setup.sh":
                 data = data.rstrip(b"\n") + b"\n" + SETUP_SANDBOX.encode()
@@ -253,6 +285,8 @@ def assign(master: Path, dist: Path, release: Path, config: dict) -> Built:
         if proc.returncode != 0:
             raise RuntimeError(f"otter assign failed for {master}:\n{proc.stdout}\n{proc.stderr}")
         add_colab_cells(stage / "out" / "student" / master.name, config)
+        for test_file in (stage / "out" / "student" / "tests").glob("*.py"):
+            test_file.write_text(first_failure_tests(test_file.read_text()))
         for nb in (stage / "out").glob("*/*.ipynb"):
             stable_cell_ids(nb)
         shutil.rmtree(out, ignore_errors=True)
