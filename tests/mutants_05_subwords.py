@@ -70,6 +70,8 @@ MUTANTS = [
     # q4: token batches
     M("q4_token_batches", "cost counts real tokens only (padding ignored)", ("batches, batch = [], []\n    for i in order:\n        " + CUT,),
       ("batches, batch = [], []\n    for i in order:\n        if batch and sum(lengths[j] for j in batch) + lengths[i] > max_tokens:",), "padding counts"),
+    M("q4_token_batches", "cost from the batch's first (shortest) example (padding to the longest ignored)", CUT,
+      "if batch and (len(batch) + 1) * lengths[batch[0]] > max_tokens:", "padding counts"),
     M("q4_token_batches", "off by one: batches one example short", CUT, "if batch and (len(batch) + 1) * lengths[i] >= max_tokens:", "as long as possible"),
     M("q4_token_batches", "batch order not shuffled", "random.Random(seed).shuffle(batches)", "", "sorted by length"),
     M("q4_token_batches", "examples shuffled before sorting, batches not", ("order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))    # shortest first", "random.Random(seed).shuffle(batches)"),
@@ -104,6 +106,8 @@ MUTANTS = [
     M("q6_average", "the first state dict left out", "torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)", "torch.stack([s[name].to(torch.float64) for s in states[1:]]).mean(dim=0)", ""),
     M("q6_average", "averaged in float16 (overflows)", "total = torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)",
       "total = sum(s[name] for s in states) / len(states)", "overflows"),
+    M("q6_average", "summed in float16 with torch.stack (overflows)", "total = torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)",
+      "total = torch.stack([s[name] for s in states]).sum(dim=0) / len(states)", "overflows"),
     M("q6_average", "result left in float64", "averaged[name] = total.to(last.dtype)", "averaged[name] = total", "dtype"),
     M("q6_average", "accumulated into the first state dict", ("total = torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)\n            averaged[name] = total.to(last.dtype)",),
       ("acc = states[0][name]\n            for s in states[1:]:\n                acc += s[name]\n            averaged[name] = acc / len(states)",), "changed its inputs"),
@@ -249,6 +253,24 @@ for name, p in model.named_parameters():
     p.grad = acc[name] / count if name in acc else None
 return float(total / count), int(count)
 """],
+    "q6_average": ["""
+# a running sum in float64, one state dict at a time
+if not states:
+    raise ValueError("no state dicts to average")
+first = set(states[0])
+if not all(set(s) == first for s in states):
+    raise ValueError("the state dicts have different keys")
+out = {}
+for name, value in states[-1].items():
+    if torch.is_floating_point(value):
+        acc = torch.zeros(value.shape, dtype=torch.float64, device=value.device)
+        for s in states:
+            acc += s[name].double()
+        out[name] = (acc / len(states)).to(value.dtype)
+    else:
+        out[name] = value.clone()
+return out
+"""],
 }
 
 # answers right only in types and shapes: together they must earn at most a tenth of the points
@@ -263,8 +285,9 @@ GARBAGE = {
 
 # answers written to satisfy only the public checks: the values the public cases look at, typed in
 PUBLIC_ONLY = {
-    "q4_token_batches": "return [[6, 1, 3], [4, 0], [2], [5]]",
+    "q4_token_batches": "if lengths == [1, 1, 1, 6]:\n    return [[3], [0, 1, 2]]\nreturn [[6, 1, 3], [4, 0], [2], [5]]",
     "q6_average": ("if not states or set(states[0]) != set(states[-1]):\n    raise ValueError('bad input')\n"
+                   "if set(states[0]) == {'h'}:\n    return {'h': torch.tensor([36864.0, 36864.0], dtype=torch.float16)}\n"
                    "return {'w': torch.tensor([2.0, 4.0]), 'b': torch.tensor([[1.0]]), 'norm.running_mean': torch.tensor([0.5]), "
                    "'steps': torch.tensor(5)}"),
 }

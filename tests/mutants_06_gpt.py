@@ -144,8 +144,8 @@ return float(cosine * (1.0 - min_ratio) + min_ratio)
 """,
     "q6_filter": """
 out = logits.clone() / temperature
-V = out.size(-1)
-if top_k is not None and top_k < V:
+C = out.size(-1)
+if top_k is not None and top_k < C:
     threshold = torch.sort(out, dim=-1, descending=True).values[..., top_k - 1, None]
     out = torch.where(out >= threshold, out, torch.full_like(out, float("-inf")))
 if top_p is not None:
@@ -193,7 +193,7 @@ if top_k is not None:
 if top_p is not None:
     p = torch.softmax(scaled.masked_fill(~keep, float("-inf")), -1)
     # a token is kept when the probability of the strictly more likely tokens is below top_p
-    more = (p[:, None, :] > p[:, :, None]).float()          # (B, V, V): [b, i, j] = p_j > p_i
+    more = (p[:, None, :] > p[:, :, None]).float()          # (B, C, C): [b, i, j] = p_j > p_i
     above = (more * p[:, None, :]).sum(-1)
     keep &= above < top_p
 return scaled.masked_fill(~keep, float("-inf"))

@@ -2,17 +2,19 @@ OK_FORMAT = True
 
 test = {   'name': 'q4_loss',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)\n'
-                                               '>>> _model = Seq2Seq(Encoder(10, 4, 6), Decoder(8, 4, 6))\n'
-                                               '>>> _batch = ((torch.tensor([[2, 5, 3], [2, 6, 3]]), torch.tensor([3, 3])), (torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0]]), torch.tensor([5, 3])))\n'
-                                               '>>> _res = seq2seq_loss(_model, _batch)\n'
-                                               ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'return (loss, n_tokens)'\n"
-                                               ">>> assert isinstance(_res[0], torch.Tensor) and _res[0].dim() == 0 and _res[0].requires_grad, 'loss must be a 0-dim tensor that carries gradient'\n"
-                                               ">>> assert isinstance(_res[1], int), 'n_tokens must be a Python int'\n",
+    'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _model = Seq2Seq(Encoder(10, 4, 6), Decoder(8, 4, 6))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _batch = ((torch.tensor([[2, 5, 3], [2, 6, 3]]), torch.tensor([3, 3])), (torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0]]), torch.tensor([5, 3])))  '
+                                               '# doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _res = seq2seq_loss(_model, _batch)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'return (loss, n_tokens)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> assert isinstance(_res[0], torch.Tensor) and _res[0].dim() == 0 and _res[0].requires_grad, 'loss must be a 0-dim tensor that carries gradient'  # "
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert isinstance(_res[1], int), 'n_tokens must be a Python int'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0},
-                                   {   'code': '>>> from seqcourse.testing import define\n'
+                                   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _BASES = "if True:  # the layers of the notebook\'s Encoder and Decoder, and a model around them: the stand-ins below derive from these\\n    '
                                                'class _EncoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
                                                'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
@@ -22,7 +24,8 @@ test = {   'name': 'q4_loss',
                                                'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
                                                '0.0)\\n            self.out = nn.Linear(hidden_size, vocab_size)\\n    class _ModelLike(nn.Module):\\n        def __init__(self, encoder, '
                                                'decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n        def forward(self, src, src_len, tgt, '
-                                               'teacher_forcing=1.0):   # the notebook\'s own Seq2Seq.forward\\n            return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\n"\n'
+                                               'teacher_forcing=1.0):   # the notebook\'s own Seq2Seq.forward\\n            return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\n"  # '
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _Fixed = define('_Fixed', _BASES + '\\n    class _ZeroEncoder(_EncoderLike):\\n        # final state zeros, each (L, B, H) (not used by these "
                                                'checks)\\n        def forward(self, src, src_len):\\n            h = torch.zeros(self.rnn.num_layers, src.size(0), self.rnn.hidden_size, '
                                                'device=src.device)\\n            return torch.zeros(src.size(0), src.size(1), self.rnn.hidden_size, device=src.device), (h, torch.zeros_like(h))\\n    '
@@ -33,21 +36,22 @@ test = {   'name': 'q4_loss',
                                                'None\\n        def forward(self, src, src_len, tgt, teacher_forcing=1.0):\\n            self.seen_teacher_forcing = teacher_forcing\\n            '
                                                'return self.logits\\n    def _loss_grad(model, batch):\\n        model.zero_grad(set_to_none=True)\\n        loss, n = seq2seq_loss(model, '
                                                'batch)\\n        if not (isinstance(loss, torch.Tensor) and loss.requires_grad):\\n            return None\\n        loss.backward()\\n        return '
-                                               "model.logits.grad\\n    _Fixed = (_FixedLogits, _loss_grad)\\n')\n"
-                                               '>>> _ = torch.manual_seed(0)\n'
-                                               '>>> _L = torch.randn(2, 4, 8)\n'
-                                               '>>> _tgt = torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0]])\n'
-                                               '>>> _batch = ((torch.ones(2, 2, dtype=torch.long), torch.tensor([2, 2])), (_tgt, torch.tensor([5, 3])))\n'
-                                               '>>> _loss, _n = seq2seq_loss(_Fixed[0](_L), _batch)\n'
-                                               '>>> _want = F.cross_entropy(_L.reshape(-1, 8), _tgt[:, 1:].reshape(-1), ignore_index=0)\n'
-                                               ">>> assert _n == 6, f'n_tokens is {_n}, expected 6: count the targets tgt[:, 1:] that are not <pad>'\n"
+                                               "model.logits.grad\\n    _Fixed = (_FixedLogits, _loss_grad)\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _L = torch.randn(2, 4, 8)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _tgt = torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0]])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _batch = ((torch.ones(2, 2, dtype=torch.long), torch.tensor([2, 2])), (_tgt, torch.tensor([5, 3])))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _loss, _n = seq2seq_loss(_Fixed[0](_L), _batch)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _want = F.cross_entropy(_L.reshape(-1, 8), _tgt[:, 1:].reshape(-1), ignore_index=0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _n == 6, f'n_tokens is {_n}, expected 6: count the targets tgt[:, 1:] that are not <pad>'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> assert abs(float(torch.as_tensor(_loss).detach()) - float(_want)) < 1e-05, f'loss {float(torch.as_tensor(_loss).detach()):.5f}, expected "
-                                               "{float(_want):.5f}: the mean cross-entropy of the logits against tgt[:, 1:] (not tgt[:, :-1]), skipping <pad> targets (ignore_index=PAD_ID)'\n"
-                                               '>>> _loss, _ = seq2seq_loss(_Fixed[0](_L * 100), _batch)\n'
-                                               '>>> _want = F.cross_entropy(_L.double().reshape(-1, 8) * 100, _tgt[:, 1:].reshape(-1), ignore_index=0)\n'
+                                               "{float(_want):.5f}: the mean cross-entropy of the logits against tgt[:, 1:] (not tgt[:, :-1]), skipping <pad> targets (ignore_index=PAD_ID)'  # "
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _loss, _ = seq2seq_loss(_Fixed[0](_L * 100), _batch)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _want = F.cross_entropy(_L.double().reshape(-1, 8) * 100, _tgt[:, 1:].reshape(-1), ignore_index=0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert abs(float(torch.as_tensor(_loss).detach()) - float(_want)) <= 0.0001 * float(_want), f'with logits of magnitude ~100 the loss is "
                                                '{float(torch.as_tensor(_loss).detach()):.4g}, expected {float(_want):.4g}: compute log-probabilities stably (F.cross_entropy or log_softmax, never '
-                                               "log(softmax(...)) or exp by hand)'\n",
+                                               "log(softmax(...)) or exp by hand)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0.3}],

@@ -2,18 +2,19 @@ OK_FORMAT = True
 
 test = {   'name': 'q6_translate',
     'points': 3,
-    'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)\n'
-                                               ">>> _sv, _tv = (Vocab.build([['one', 'two']]), Vocab.build([['1', '2']]))\n"
-                                               '>>> _model = Seq2Seq(Encoder(len(_sv), 4, 6), Decoder(len(_tv), 4, 6))\n'
-                                               ">>> _res = translate(_model, ['one two', 'two'], _sv, _tv, max_len=5)\n"
-                                               ">>> assert isinstance(_res, list) and len(_res) == 2, 'return one token list per sentence'\n"
-                                               ">>> assert all((isinstance(r, list) and all((isinstance(t, str) for t in r)) for r in _res)), 'each translation must be a list of token strings'\n"
+    'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _sv, _tv = (Vocab.build([['one', 'two']]), Vocab.build([['1', '2']]))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _model = Seq2Seq(Encoder(len(_sv), 4, 6), Decoder(len(_tv), 4, 6))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _res = translate(_model, ['one two', 'two'], _sv, _tv, max_len=5)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> assert isinstance(_res, list) and len(_res) == 2, 'return one token list per sentence'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> assert all((isinstance(r, list) and all((isinstance(t, str) for t in r)) for r in _res)), 'each translation must be a list of token strings'  # "
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert all(('<sos>' not in r and '<eos>' not in r and ('<pad>' not in r) for r in _res)), 'translations must not contain <sos>, <eos> or <pad>: "
-                                               "use tgt_vocab.decode'\n",
+                                               "use tgt_vocab.decode'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0},
-                                   {   'code': '>>> from seqcourse.testing import define\n'
+                                   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _BASES = "if True:  # the layers of the notebook\'s Encoder and Decoder, and a model around them: the stand-ins below derive from these\\n    '
                                                'class _EncoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
                                                'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
@@ -23,7 +24,8 @@ test = {   'name': 'q6_translate',
                                                'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
                                                '0.0)\\n            self.out = nn.Linear(hidden_size, vocab_size)\\n    class _ModelLike(nn.Module):\\n        def __init__(self, encoder, '
                                                'decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n        def forward(self, src, src_len, tgt, '
-                                               'teacher_forcing=1.0):   # the notebook\'s own Seq2Seq.forward\\n            return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\n"\n'
+                                               'teacher_forcing=1.0):   # the notebook\'s own Seq2Seq.forward\\n            return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\n"  # '
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _Stub = define('_LengthStub', _BASES + '\\n    class _LengthEncoder(_EncoderLike):\\n        # final state (h, c), each (1, B, 1): h = each "
                                                "sentence\\'s number of source ids (<sos>, <eos> included); records its batch sizes\\n        def __init__(self):\\n            super().__init__(8, 2, "
                                                '1)\\n            self.batches = []\\n        def forward(self, src, src_len):\\n            B = src.size(0)\\n            '
@@ -32,15 +34,16 @@ test = {   'name': 'q6_translate',
                                                'is positive, then <eos>\\n        def __init__(self):\\n            super().__init__(6, 2, 1)\\n        def forward(self, token, state):\\n            '
                                                'h, c = state\\n            nxt = torch.where(h[0, :, 0] <= 0, torch.full_like(token, EOS_ID), torch.full_like(token, 4))\\n            return 10.0 * '
                                                'F.one_hot(nxt, 6).float(), (h - 1, c)\\n    class _LengthStub(_ModelLike):\\n        # a stand-in model that writes one "1" (id 4) per source '
-                                               "id\\n        def __init__(self):\\n            super().__init__(_LengthEncoder(), _LengthDecoder())\\n')\n"
-                                               ">>> _sv, _tv = (Vocab.build([['one', 'two']]), Vocab.build([['1', '2']]))\n"
-                                               ">>> _res = translate(_Stub(), ['one one one', 'two', 'one two'], _sv, _tv, max_len=9)\n"
-                                               ">>> _want = [['1'] * 5, ['1'] * 3, ['1'] * 4]\n"
+                                               "id\\n        def __init__(self):\\n            super().__init__(_LengthEncoder(), _LengthDecoder())\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> _sv, _tv = (Vocab.build([['one', 'two']]), Vocab.build([['1', '2']]))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> _res = translate(_Stub(), ['one one one', 'two', 'one two'], _sv, _tv, max_len=9)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> _want = [['1'] * 5, ['1'] * 3, ['1'] * 4]  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> assert _res == _want, f"a stand-in model that writes one \'1\' per source id gave {_res}, expected {_want}: encode each sentence with <sos>/<eos> '
-                                               'as in training (src_vocab.encode), pass each sentence\'s own length to greedy_decode, decode with tgt_vocab.decode, and keep the input order"\n'
-                                               ">>> _res = translate(_Stub(), ['one two one two one two one two'], _sv, _tv, max_len=6)\n"
+                                               'as in training (src_vocab.encode), pass each sentence\'s own length to greedy_decode, decode with tgt_vocab.decode, and keep the input order"  # '
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _res = translate(_Stub(), ['one two one two one two one two'], _sv, _tv, max_len=6)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> assert _res == [[\'1\'] * 6], f"with max_len=6 the stand-in\'s translation of a long sentence must stop after 6 tokens, got {(len(_res[0]) if _res '
-                                               'and isinstance(_res[0], list) else _res)}: pass max_len on to greedy_decode"\n',
+                                               'and isinstance(_res[0], list) else _res)}: pass max_len on to greedy_decode"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0.5}],

@@ -2,26 +2,30 @@ OK_FORMAT = True
 
 test = {   'name': 'q3_nll',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define\n'
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _Bigram = define('_Bigram', '\\nclass _Bigram(torch.nn.Module):\\n    # a stand-in language model: the logits of the next token are a learned row "
                                                'per current token\\n    def __init__(self, vocab_size):\\n        super().__init__()\\n        self.table = torch.nn.Embedding(vocab_size, '
-                                               "vocab_size)\\n    def forward(self, ids):\\n        return self.table(ids)\\n')\n"
-                                               '>>> _ = torch.manual_seed(0)\n'
-                                               '>>> _m = _Bigram(9)\n'
-                                               '>>> _table = torch.randn(9, 9)\n'
-                                               ">>> _ = _m.load_state_dict({'table.weight': _table})\n"
-                                               '>>> _ids = torch.tensor([[2, 5, 6, 7, 3], [2, 8, 3, 0, 0]])\n'
-                                               '>>> _got = next_token_nll(_m, _ids)\n'
+                                               "vocab_size)\\n    def forward(self, ids):\\n        return self.table(ids)\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _m = _Bigram(9)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _table = torch.randn(9, 9)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _ = _m.load_state_dict({'table.weight': _table})  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _ids = torch.tensor([[2, 5, 6, 7, 3], [2, 8, 3, 0, 0]])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _got = next_token_nll(_m, _ids)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert isinstance(_got, torch.Tensor) and tuple(_got.shape) == (2, 4), f'next_token_nll must return (B, T-1) = (2, 4), one NLL per target "
-                                               "position: did you fill in the TODO? (got {(tuple(_got.shape) if isinstance(_got, torch.Tensor) else type(_got).__name__)})'\n"
-                                               '>>> _lp = _table.log_softmax(-1)\n'
-                                               '>>> _want = torch.tensor([[-_lp[2, 5], -_lp[5, 6], -_lp[6, 7], -_lp[7, 3]], [-_lp[2, 8], -_lp[8, 3], 0.0, 0.0]])\n'
+                                               "position: did you fill in the TODO? (got {(tuple(_got.shape) if isinstance(_got, torch.Tensor) else type(_got).__name__)})'  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _lp = _table.log_softmax(-1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _want = torch.tensor([[-_lp[2, 5], -_lp[5, 6], -_lp[6, 7], -_lp[7, 3]], [-_lp[2, 8], -_lp[8, 3], 0.0, 0.0]])  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert torch.allclose(_got, _want, atol=1e-05), "on a small fixed batch the NLLs differ: feed ids[:, :-1], score ids[:, 1:] (position t predicts '
-                                               'token t+1), -log_softmax of the target, and 0.0 where the target is padding (reduction=\'none\', ignore_index=pad_id)"\n'
-                                               '>>> _ids1 = torch.tensor([[2, 5, 6, 7, 3], [2, 8, 3, 1, 1]])\n'
-                                               '>>> _want1 = torch.tensor([[-_lp[2, 5], -_lp[5, 6], -_lp[6, 7], -_lp[7, 3]], [-_lp[2, 8], -_lp[8, 3], 0.0, 0.0]])\n'
+                                               'token t+1), -log_softmax of the target, and 0.0 where the target is padding (reduction=\'none\', ignore_index=pad_id)"  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _ids1 = torch.tensor([[2, 5, 6, 7, 3], [2, 8, 3, 1, 1]])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _want1 = torch.tensor([[-_lp[2, 5], -_lp[5, 6], -_lp[6, 7], -_lp[7, 3]], [-_lp[2, 8], -_lp[8, 3], 0.0, 0.0]])  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert torch.allclose(next_token_nll(_m, _ids1, pad_id=1), _want1, atol=1e-05), 'with pad_id = 1 the NLLs differ: use the pad_id argument "
-                                               "(ignore_index=pad_id), do not assume padding is 0'\n",
+                                               "(ignore_index=pad_id), do not assume padding is 0'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

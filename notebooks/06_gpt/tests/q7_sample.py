@@ -2,27 +2,30 @@ OK_FORMAT = True
 
 test = {   'name': 'q7_sample',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define\n'
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _draw = define('_draw', '\\ndef _draw(fn, logits, seed, **kw):\\n    # calls fn(logits, generator, **kw) with a fresh generator seeded with seed; "
                                                'also says whether the global\\n    # random state stayed as it was\\n    before = torch.get_rng_state()\\n    out = fn(logits, '
-                                               "torch.Generator().manual_seed(seed), **kw)\\n    return out, bool(torch.equal(before, torch.get_rng_state()))\\n')\n"
-                                               '>>> _l = torch.log(torch.tensor([[0.1, 0.6, 0.3], [0.5, 0.25, 0.25]])).repeat(50, 1)\n'
-                                               '>>> _a, _ = _draw(sample_next, _l, 0)\n'
+                                               "torch.Generator().manual_seed(seed), **kw)\\n    return out, bool(torch.equal(before, torch.get_rng_state()))\\n')  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _l = torch.log(torch.tensor([[0.1, 0.6, 0.3], [0.5, 0.25, 0.25]])).repeat(50, 1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _a, _ = _draw(sample_next, _l, 0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert isinstance(_a, torch.Tensor) and tuple(_a.shape) == (100,) and (_a.dtype == torch.long), 'sample_next must return a (B,) long tensor, one "
-                                               "token id per row: did you fill in the TODO?'\n"
-                                               '>>> _b, _same_global = _draw(sample_next, _l, 0)\n'
+                                               "token id per row: did you fill in the TODO?'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _b, _same_global = _draw(sample_next, _l, 0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert torch.equal(_a, _b), 'two calls with generators seeded alike must give the same tokens: draw with the generator (torch.multinomial(..., "
-                                               "generator=generator) or torch.rand(..., generator=generator))'\n"
-                                               ">>> assert _same_global, 'sample_next changed the global random state: pass generator= to every random call (torch.multinomial, torch.rand)'\n"
-                                               '>>> _c, _ = _draw(sample_next, _l, 1)\n'
+                                               "generator=generator) or torch.rand(..., generator=generator))'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> assert _same_global, 'sample_next changed the global random state: pass generator= to every random call (torch.multinomial, torch.rand)'  # "
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _c, _ = _draw(sample_next, _l, 1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert not torch.equal(_a, _c), 'generators with different seeds gave the same 100 tokens: the draw must come from the generator (is it random at "
-                                               "all?)'\n"
-                                               '>>> _g, _ = _draw(sample_next, _l, 0, top_k=1)\n'
+                                               "all?)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _g, _ = _draw(sample_next, _l, 0, top_k=1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert _g.tolist() == [1, 0] * 50, 'with top_k = 1 every row must get its most likely token: draw from softmax(filter_logits(logits, temperature, "
-                                               "top_k, top_p)), one token per row'\n"
-                                               '>>> _t, _ = _draw(sample_next, torch.log(torch.tensor([[0.1, 0.5, 0.05, 0.3, 0.05]])).repeat(200, 1), 3, top_p=0.7)\n'
+                                               "top_k, top_p)), one token per row'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _t, _ = _draw(sample_next, torch.log(torch.tensor([[0.1, 0.5, 0.05, 0.3, 0.05]])).repeat(200, 1), 3, top_p=0.7)  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert set(_t.tolist()) <= {1, 3}, 'with top_p = 0.7 only tokens 1 and 3 (probabilities 0.5 and 0.3) may be drawn: pass every argument "
-                                               "(temperature, top_k, top_p) on to filter_logits'\n",
+                                               "(temperature, top_k, top_p) on to filter_logits'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
