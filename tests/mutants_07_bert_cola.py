@@ -78,6 +78,12 @@ MUTANTS = [
     M("q4_mlm_mask", "random replacements include special tokens", "torch.randint(N_SPECIAL, vocab_size,", "torch.randint(0, vocab_size,",
       "ordinary ids"),
     M("q4_mlm_mask", "mask_prob ignored", "< mask_prob)", "< 0.15)", "mask_prob"),
+    M("q4_mlm_mask", "a fixed number of tokens per sentence (BERT's original data preparation), not independent draws",
+      "chosen = (torch.rand(shape, generator=generator, device=device) < mask_prob) & (ids >= N_SPECIAL)",
+      "ordinary = ids >= N_SPECIAL\n"
+      "    keys = torch.rand(shape, generator=generator, device=device).masked_fill(~ordinary, 2.0)\n"
+      "    count = (ordinary.sum(1, keepdim=True) * mask_prob).round()\n"
+      "    chosen = (keys.argsort(1).argsort(1) < count) & ordinary", "INDEPENDENTLY"),
     M("q4_mlm_mask", "ids changed in place", TO_MASK, "inputs = ids.masked_fill_(chosen & (action < 0.8), MASK_ID)", "in place"),
     M("q4_mlm_mask", "float labels", LABELS, "labels = torch.where(chosen, ids, torch.full_like(ids, IGNORE)).float()", "long tensors"),
     M("q4_mlm_mask", "outputs squeezed (batch of 1)", "return inputs, labels", "return inputs.squeeze(), labels.squeeze()", "squeeze()"),

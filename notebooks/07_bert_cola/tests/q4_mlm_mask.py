@@ -2,38 +2,45 @@ OK_FORMAT = True
 
 test = {   'name': 'q4_mlm_mask',
     'points': 3,
-    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define\n'
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _mask_with = define(\'_mask_with\', "\\ndef _mask_with(ids, vocab_size, seed, mask_prob=0.15):\\n    # the check\'s way to call mask_tokens with a '
-                                               'generator seeded with seed\\n    return mask_tokens(ids, vocab_size, torch.Generator().manual_seed(seed), mask_prob)\\n")\n'
-                                               '>>> _ids = torch.tensor([[CLS_ID] + list(range(6, 26)) + [PAD_ID] * 3] * 8)\n'
-                                               '>>> _res = _mask_with(_ids, 30, 0)\n'
-                                               ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'mask_tokens must return (inputs, labels): did you fill in the TODO?'\n"
-                                               '>>> _inputs, _labels = _res\n'
+                                               'generator seeded with seed\\n    return mask_tokens(ids, vocab_size, torch.Generator().manual_seed(seed), mask_prob)\\n")  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _ids = torch.tensor([[CLS_ID] + list(range(6, 26)) + [PAD_ID] * 3] * 8)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _res = _mask_with(_ids, 30, 0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'mask_tokens must return (inputs, labels): did you fill in the TODO?'  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _inputs, _labels = _res  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert tuple(_inputs.shape) == (8, 24) and tuple(_labels.shape) == (8, 24), f'inputs and labels must be (B, T) = (8, 24), got "
-                                               "{tuple(_inputs.shape)} and {tuple(_labels.shape)}'\n"
+                                               "{tuple(_inputs.shape)} and {tuple(_labels.shape)}'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> assert _inputs.dtype == torch.long and _labels.dtype == torch.long, f'inputs and labels must be long tensors, got {_inputs.dtype} and "
-                                               "{_labels.dtype}'\n"
-                                               '>>> _chosen = _labels != IGNORE\n'
+                                               "{_labels.dtype}'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _chosen = _labels != IGNORE  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert 0 < int(_chosen.sum()) < 80, f'about 15 % of the 160 words should be chosen (labels != IGNORE), got {int(_chosen.sum())}: labels are IGNORE "
-                                               "(-100) except at chosen positions'\n"
-                                               ">>> assert torch.equal(_labels[_chosen], _ids[_chosen]), 'at chosen positions the label must be the ORIGINAL token id'\n"
-                                               ">>> assert not bool(_chosen[:, 0].any() or _chosen[:, -3:].any()), '[CLS] and <pad> must never be chosen: only ordinary tokens (id >= N_SPECIAL)'\n"
-                                               ">>> assert torch.equal(_inputs[~_chosen], _ids[~_chosen]), 'tokens that are not chosen must stay unchanged in inputs'\n"
-                                               '>>> _again = _mask_with(_ids, 30, 0)\n'
+                                               "(-100) except at chosen positions'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> assert torch.equal(_labels[_chosen], _ids[_chosen]), 'at chosen positions the label must be the ORIGINAL token id'  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert not bool(_chosen[:, 0].any() or _chosen[:, -3:].any()), '[CLS] and <pad> must never be chosen: only ordinary tokens (id >= N_SPECIAL)'  # "
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert torch.equal(_inputs[~_chosen], _ids[~_chosen]), 'tokens that are not chosen must stay unchanged in inputs'  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _again = _mask_with(_ids, 30, 0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert torch.equal(_again[0], _inputs) and torch.equal(_again[1], _labels), 'the same seed must give the same masking: draw every random number "
-                                               "from the generator passed in'\n"
-                                               '>>> _all = _mask_with(_ids, 30, 0, 1.0)[1]\n'
-                                               ">>> assert bool((_all[:, 1:21] == _ids[:, 1:21]).all()), 'with mask_prob = 1 every ordinary token must be chosen: use the mask_prob argument'\n"
-                                               '>>> _big = torch.arange(N_SPECIAL, 30).repeat(200, 1)\n'
-                                               '>>> _inp, _lab = _mask_with(_big, 30, 1)\n'
-                                               '>>> _sel = _lab != IGNORE\n'
-                                               '>>> _share = float((_inp[_sel] == MASK_ID).float().mean())\n'
-                                               ">>> assert 0.72 < _share < 0.88, f'{_share:.0%} of the chosen tokens became [MASK] instead of about 80 % (80 % [MASK], 10 % random, 10 % unchanged)'\n"
-                                               '>>> _bad = _inp[_sel & (_inp != MASK_ID)]\n'
+                                               "from the generator passed in'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _all = _mask_with(_ids, 30, 0, 1.0)[1]  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert bool((_all[:, 1:21] == _ids[:, 1:21]).all()), 'with mask_prob = 1 every ordinary token must be chosen: use the mask_prob argument'  # "
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _big = torch.arange(N_SPECIAL, 30).repeat(200, 1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _inp, _lab = _mask_with(_big, 30, 1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _sel = _lab != IGNORE  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _share = float((_inp[_sel] == MASK_ID).float().mean())  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert 0.72 < _share < 0.88, f'{_share:.0%} of the chosen tokens became [MASK] instead of about 80 % (80 % [MASK], 10 % random, 10 % unchanged)'  "
+                                               '# doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _bad = _inp[_sel & (_inp != MASK_ID)]  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert bool((_bad >= N_SPECIAL).all()), 'a chosen token became a special token: random replacements are ordinary ids N_SPECIAL ... vocab_size - "
-                                               "1'\n"
+                                               "1'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> assert tuple(_mask_with(_ids[:1], 30, 0)[0].shape) == (1, 24), 'a batch of one sentence must keep its shape (1, T) (squeeze() without a dim "
-                                               "removes axes of size 1)'\n",
+                                               "removes axes of size 1)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
