@@ -37,6 +37,7 @@ results: $(VENV)/.installed
 	$(PY) tools/results.py $(if $(ONLY),--only $(ONLY)) $(if $(ABLATIONS),--ablations)
 
 test: system-test $(VENV)/.installed-tests
+	$(VENV)/bin/ruff check .
 	MPLBACKEND=Agg $(PY) -m pytest -q -n 2 --dist loadfile
 
 clean:

@@ -35,7 +35,7 @@ MUTANTS = [
     M("q2_classifier", "pooling over every position (no padding mask)", "ids != PAD_ID", "torch.ones_like(ids, dtype=torch.bool)",
       "real tokens"),
     M("q2_classifier", "self.how ignored", "self.how))", '"cls"))', "self.how"),
-    M("q2_classifier", "softmax on the logits", FWD, f"return torch.softmax(self.head(pool(h, ids != PAD_ID, self.how)), dim=-1)",
+    M("q2_classifier", "softmax on the logits", FWD, "return torch.softmax(self.head(pool(h, ids != PAD_ID, self.how)), dim=-1)",
       "probabilities"),
     M("q2_classifier", "pools the embeddings, not the encoder's outputs", "h = self.encoder(ids)", "h = self.encoder.tokens(ids)",
       "ENCODER's outputs"),

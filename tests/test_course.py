@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import filecmp
 import json
 import os
