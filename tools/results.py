@@ -56,8 +56,9 @@ def commit() -> str:
     if os.environ.get("SEQCOURSE_COMMIT"):  # a copy of the tree without .git (e.g. sent to a GPU machine)
         return os.environ["SEQCOURSE_COMMIT"]
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
-                           text=True).stdout.strip()
+    # the run's own output (results/, rewritten as it goes) is not a change to what ran
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!results"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
     return (rev or "unknown") + (" with local changes" if dirty else "")
 
 
