@@ -24,13 +24,15 @@ ROOT = Path(__file__).resolve().parents[1]
 class Mutant:
     """A bug students make: replace ``old`` (must occur exactly once in the solution cell) by ``new``
     (or each of a tuple of ``old`` strings by the matching ``new``).
-    ``message``: a fragment the failure output must contain (the hint that names the bug)."""
+    ``message``: a fragment the failure output must contain (the hint that names the bug).
+    ``rule``: the mutant breaks a rule its question states, so the whole question must earn 0."""
 
     question: str
     name: str
     old: str | tuple[str, ...]
     new: str | tuple[str, ...]
     message: str = ""
+    rule: bool = False
 
 
 class MasterNotebook:

@@ -83,6 +83,10 @@ def test_mutant_is_rejected_with_a_helpful_message(master, nb, mutant):
         not r.passed for r in test.results if not r.case.hidden)
     assert not passed_all(test), f"the autograder accepts the bug '{mutant.name}'"
     assert mutant.message in failures(test), f"failure output does not mention {mutant.message!r}:\n{failures(test)[-3000:]}"
+    if mutant.rule:  # every check run: the question earns 0, whatever the other checks find
+        whole = m.run(mutant.question, m.mutate(mutant))
+        assert whole.score == 0 and any(r.rule_broken for r in whole.results), \
+            f"an answer that breaks the question's rule earns {whole.score:g} of {whole.question.points:g}"
     readme_row_is_current(nb)
 
 

@@ -7,7 +7,9 @@ where this process's own torch, ``nn``, ``F``, ``math`` and builtins can never b
 notebook's names are data or :class:`sandbox.Remote` proxies, ``sandbox`` is the
 :class:`sandbox.Sandbox` (for checks that define a helper inside the notebook, or swap a reference in
 for one check with ``sandbox.swap``) and
-``uses(definition, *names)`` a static check of the submitted source (hidden cases only).
+``uses(definition, *names)`` a static check of the submitted source and ``rule(definition, *names, says=...)``
+the same check for a rule the question states about how to write the answer: breaking it makes the whole
+question earn 0, with the rule named (hidden cases only).
 References are computed here; the sandbox only ever answers with data. Scores are computed here, only
 for known questions, each capped at its points. Failure messages never show a check's source or inputs.
 """
@@ -56,6 +58,11 @@ class CaseResult:
     case: Case
     passed: bool
     message: str = ""
+    rule_broken: bool = False
+
+
+class RuleBroken(AssertionError):
+    """What :func:`rule` raises: the answer breaks a rule its question states (the question earns 0)."""
 
 
 @dataclass
@@ -65,6 +72,8 @@ class QuestionResult:
 
     @property
     def score(self) -> float:
+        if any(r.rule_broken for r in self.results):
+            return 0.0
         return min(self.question.points, round(sum(r.case.points for r in self.results if r.passed), 6))
 
 
@@ -136,10 +145,20 @@ def uses(cells: list[str], definition: str, *forbidden: str) -> list[str]:
     return sorted(set(forbidden) & seen)
 
 
+def rule(cells: list[str], definition: str, *forbidden: str, says: str) -> None:
+    """Raise :class:`RuleBroken` when the submitted ``definition`` uses any of the ``forbidden`` names
+    (:func:`uses`): a rule the question states about how to write the answer ("no ``torch.nn.RNNCell``"),
+    which, broken, costs the whole question, whatever else its checks find."""
+    used = uses(cells, definition, *forbidden)
+    if used:
+        raise RuleBroken(f"{definition} uses {used}: {says}")
+
+
 def _environment(sb: Sandbox, names: dict, cells: list[str]) -> dict:
     env = {k: v for k, v in names.items() if k not in PROTECTED and not hasattr(builtins, k)}
     env.update(PROTECTED)
-    env.update(__name__="__check__", __builtins__=builtins, sandbox=sb, uses=functools.partial(uses, list(cells)))
+    env.update(__name__="__check__", __builtins__=builtins, sandbox=sb, uses=functools.partial(uses, list(cells)),
+               rule=functools.partial(rule, list(cells)))
     return env
 
 
@@ -167,6 +186,8 @@ def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0) -> CaseResult:
             if out.getvalue().strip() != ex.want.strip():
                 return CaseResult(case, False, "the check printed something other than expected" +
                                   (f"\n{case.failure_message}" if case.failure_message else ""))
+    except RuleBroken as e:
+        return CaseResult(case, False, f"{e}\nThis breaks a rule the question states: the question earns 0.", rule_broken=True)
     except Exception as e:  # noqa: BLE001 - any failure of a case is that case's result
         return CaseResult(case, False, _message(e, case))
     return CaseResult(case, True)
