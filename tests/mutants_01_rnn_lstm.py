@@ -218,15 +218,15 @@ return -(logp * keep).sum() / keep.sum(), keep.sum().item()
 # answers written to satisfy only the public checks (shapes, dtypes, ranges, and the public fixed example's answer
 # memorised): the hidden cases must fail them
 PUBLIC_ONLY = {
-    # right only on the public examples' shape (x of shape (2, 3): values, gradients and device are checked
-    # there), zeros otherwise
+    # right only on the public examples' shapes (x of shape (2, 3): values, gradients and device are checked
+    # there; (3, 5): types, shapes and values), zeros otherwise
     "q1_rnn_cell": """
-if tuple(x.shape) == (2, 3):
+if tuple(x.shape) in ((2, 3), (3, 5)):
     return torch.tanh(x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh)
 return torch.zeros(x.shape[0], self.hidden_size)
 """,
-    # the public fixed example's value, whatever the layer and input
-    "q5_early_grad": "return 0.014015870168805122",
+    # the public fixed examples' values (the RNN stand-in's, the linear recurrence's), whatever the layer and input
+    "q5_early_grad": "return {(2, 4, 2): 0.014015870168805122, (3, 4, 2): 0.125 * 39 ** 0.5}.get(tuple(x.shape), 1.0)",
 }
 
 # answers right only in types and shapes (zeros, constants, inputs passed through): together they must earn

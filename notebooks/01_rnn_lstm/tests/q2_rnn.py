@@ -3,14 +3,22 @@ OK_FORMAT = True
 test = {   'name': 'q2_rnn',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _rnn = RNN(4, 6)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _res = _rnn(torch.randn(3, 5, 4))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _rnn, _ref = (RNN(4, 6), torch.nn.RNN(4, 6, batch_first=True))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _ = _rnn.load_state_dict({'cell.' + _n: getattr(_ref, _n + '_l0').detach() for _n in ('weight_ih', 'weight_hh', 'bias_ih', 'bias_hh')}, "
+                                               'strict=False)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _x = torch.randn(3, 5, 4)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _res = _rnn(_x)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'forward must return a pair (outputs, h_T)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> _out, _hT = _res  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert tuple(_out.shape) == (3, 5, 6), f'outputs must be (B, T, H) = (3, 5, 6), got {tuple(_out.shape)}: stack the states along dim=1 (time), not "
                                                "dim=0'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> assert tuple(_hT.shape) == (3, 6), f'h_T must be (B, H) = (3, 6), got {tuple(_hT.shape)}'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               ">>> assert torch.allclose(_out[:, -1], _hT), 'h_T must equal the last step of outputs'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
+                                               ">>> assert torch.allclose(_out[:, -1], _hT), 'h_T must equal the last step of outputs'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _rout, _rh = _ref(_x)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert torch.allclose(_out, _rout, atol=1e-05) and torch.allclose(_hT, _rh[0], atol=1e-05), '(B, T, I, H) = (3, 5, 4, 6): the shapes are right but "
+                                               '(outputs, h_T) differ from torch.nn.RNN with the same weights: carry the hidden state from step to step (h = self.cell(x[:, t], h)), starting from '
+                                               "zeros, with time along dim 1 (and your RNNCell must be right: question 1)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
@@ -59,8 +67,18 @@ test = {   'name': 'q2_rnn',
                                    {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _device_problem = define('_device_problem', 'from seqcourse.testing import device_problem as _device_problem')  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _rnn = RNN(3, 4)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _p = _device_problem(_rnn, (torch.randn(2, 5, 3),), _rnn)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _rnn, _ref = (RNN(3, 4), torch.nn.RNN(3, 4, batch_first=True))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _ = _rnn.load_state_dict({'cell.' + _n: getattr(_ref, _n + '_l0').detach() for _n in ('weight_ih', 'weight_hh', 'bias_ih', 'bias_hh')}, "
+                                               'strict=False)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _x = torch.randn(2, 5, 3)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _rout, _rh = _ref(_x)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _out, _hT = _rnn(_x)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert torch.allclose(_out, _rout, atol=1e-05) and torch.allclose(_hT, _rh[0], atol=1e-05), 'on the CPU (outputs, h_T) differ from torch.nn.RNN "
+                                               'with the same weights (this check of devices needs the right values first): carry the hidden state from step to step, starting from zeros, with time '
+                                               "along dim 1 (and your RNNCell must be right: question 1)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _p = _device_problem(_rnn, (_x,), _rnn)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert _p is None, f"with the layer and x on another device than the CPU and h0 = None, your RNN fails ({_p}): create the zero initial state on '
                                                'x\'s device (x.new_zeros(B, H) or torch.zeros(B, H, device=x.device))"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,

@@ -3,15 +3,24 @@ OK_FORMAT = True
 test = {   'name': 'q4_lstm',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _lstm = LSTM(4, 6)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _res = _lstm(torch.randn(3, 5, 4))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _lstm, _ref = (LSTM(4, 6), torch.nn.LSTM(4, 6, batch_first=True))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _ = _lstm.load_state_dict({'cell.' + _n: getattr(_ref, _n + '_l0').detach() for _n in ('weight_ih', 'weight_hh', 'bias_ih', 'bias_hh')}, "
+                                               'strict=False)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _x = torch.randn(3, 5, 4)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _res = _lstm(_x)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'forward must return (outputs, (h_T, c_T))'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> _out, (_hT, _cT) = _res  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert tuple(_out.shape) == (3, 5, 6), f'outputs must be (B, T, H) = (3, 5, 6), got {tuple(_out.shape)}: stack along dim=1'  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert tuple(_hT.shape) == (3, 6) and tuple(_cT.shape) == (3, 6), 'h_T and c_T must be (B, H)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               ">>> assert torch.allclose(_out[:, -1], _hT), 'h_T must equal the last step of outputs (outputs hold h, not c)'  # doctest: "
-                                               '+REPORT_ONLY_FIRST_FAILURE\n',
+                                               ">>> assert torch.allclose(_out[:, -1], _hT), 'h_T must equal the last step of outputs (outputs hold h, not c)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _rout, (_rh, _rc) = _ref(_x)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert torch.allclose(_out, _rout, atol=1e-05), '(B, T, I, H) = (3, 5, 4, 6): the shapes are right but the outputs differ from torch.nn.LSTM with "
+                                               'the same weights: carry both h and c from step to step, starting from zeros, with time along dim 1; outputs hold h (and your LSTMCell must be right: '
+                                               "question 3)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> assert torch.allclose(_hT, _rh[0], atol=1e-05) and torch.allclose(_cT, _rc[0], atol=1e-05), '(B, T, I, H) = (3, 5, 4, 6): (h_T, c_T) differ from "
+                                               "torch.nn.LSTM with the same weights: return the state after the last step, h first'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
@@ -62,8 +71,19 @@ test = {   'name': 'q4_lstm',
                                    {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _device_problem = define('_device_problem', 'from seqcourse.testing import device_problem as _device_problem')  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _lstm = LSTM(3, 4)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _p = _device_problem(_lstm, (torch.randn(2, 5, 3),), _lstm)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _lstm, _ref = (LSTM(3, 4), torch.nn.LSTM(3, 4, batch_first=True))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _ = _lstm.load_state_dict({'cell.' + _n: getattr(_ref, _n + '_l0').detach() for _n in ('weight_ih', 'weight_hh', 'bias_ih', 'bias_hh')}, "
+                                               'strict=False)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _x = torch.randn(2, 5, 3)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _rout, (_rh, _rc) = _ref(_x)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _out, (_hT, _cT) = _lstm(_x)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert torch.allclose(_out, _rout, atol=1e-05) and torch.allclose(_hT, _rh[0], atol=1e-05) and torch.allclose(_cT, _rc[0], atol=1e-05), 'on the "
+                                               'CPU (outputs, (h_T, c_T)) differ from torch.nn.LSTM with the same weights (this check of devices needs the right values first): carry both h and c '
+                                               "from step to step, starting from zeros, with time along dim 1; outputs hold h (and your LSTMCell must be right: question 3)'  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _p = _device_problem(_lstm, (_x,), _lstm)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert _p is None, f"with the layer and x on another device than the CPU and state = None, your LSTM fails ({_p}): create the zero initial states '
                                                'on x\'s device (x.new_zeros(B, H) or torch.zeros(B, H, device=x.device))"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,

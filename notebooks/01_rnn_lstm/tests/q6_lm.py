@@ -3,13 +3,29 @@ OK_FORMAT = True
 test = {   'name': 'q6_lm',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _emb, _rl, _lin = (torch.nn.Embedding(11, 4, padding_idx=0), torch.nn.LSTM(4, 6, batch_first=True), torch.nn.Linear(6, 11))  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _sd = {'embedding.weight': _emb.weight.detach(), 'out.weight': _lin.weight.detach(), 'out.bias': _lin.bias.detach()}  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _sd.update({'lstm.cell.' + _n: getattr(_rl, _n + '_l0').detach() for _n in ('weight_ih', 'weight_hh', 'bias_ih', 'bias_hh')})  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _lm = LSTMLanguageModel(vocab_size=11, emb_size=4, hidden_size=6)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _res = _lm(torch.randint(0, 11, (3, 5)))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _ = _lm.load_state_dict(_sd, strict=False)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _tok = torch.randint(0, 11, (3, 5))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _res = _lm(_tok)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'forward must return (logits, (h_T, c_T))'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> _logits, (_h, _c) = _res  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert tuple(_logits.shape) == (3, 5, 11), f"logits must be (B, T, C) = (3, 5, 11), got {tuple(_logits.shape)}: apply self.out to every step\'s '
                                                'hidden state, not only the last"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> assert tuple(_h.shape) == (3, 6), "the returned state must be the LSTM\'s (h_T, c_T), each (B, H)"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
+                                               '>>> assert tuple(_h.shape) == (3, 6), "the returned state must be the LSTM\'s (h_T, c_T), each (B, H)"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _ro, (_rh, _rc) = _rl(_emb(_tok))\n'
+                                               '...     _want = _lin(_ro)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert torch.allclose(_logits, _want, atol=1e-05), '(C, E, H) = (11, 4, 6): the shapes are right but the logits differ from embedding -> "
+                                               'torch.nn.LSTM -> self.out with the same weights: use self.embedding, your self.lstm and self.out, in that order, on every step, and return raw logits '
+                                               "(no softmax; and your LSTM must be right: question 4)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> assert torch.allclose(_h, _rh[0], atol=1e-05) and torch.allclose(_c, _rc[0], atol=1e-05), "(C, E, H) = (11, 4, 6): the returned state differs from '
+                                               'the LSTM\'s final (h_T, c_T): return the state your self.lstm returns"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
@@ -63,8 +79,25 @@ test = {   'name': 'q6_lm',
                                    {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _device_problem = define('_device_problem', 'from seqcourse.testing import device_problem as _device_problem')  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _emb, _rl, _lin = (torch.nn.Embedding(13, 5, padding_idx=0), torch.nn.LSTM(5, 7, batch_first=True), torch.nn.Linear(7, 13))  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _sd = {'embedding.weight': _emb.weight.detach(), 'out.weight': _lin.weight.detach(), 'out.bias': _lin.bias.detach()}  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _sd.update({'lstm.cell.' + _n: getattr(_rl, _n + '_l0').detach() for _n in ('weight_ih', 'weight_hh', 'bias_ih', 'bias_hh')})  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _lm = LSTMLanguageModel(vocab_size=13, emb_size=5, hidden_size=7)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _p = _device_problem(_lm, (torch.randint(1, 13, (2, 4)),), _lm)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _ = _lm.load_state_dict(_sd, strict=False)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _tok = torch.randint(1, 13, (2, 4))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _ro, (_rh, _rc) = _rl(_emb(_tok))\n'
+                                               '...     _want = _lin(_ro)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _logits, (_h, _c) = _lm(_tok)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert torch.allclose(_logits, _want, atol=1e-05) and torch.allclose(_h, _rh[0], atol=1e-05) and torch.allclose(_c, _rc[0], atol=1e-05), 'on the "
+                                               'CPU (logits, (h_T, c_T)) differ from embedding -> torch.nn.LSTM -> self.out with the same weights (this check of devices needs the right values '
+                                               'first): use self.embedding, your self.lstm and self.out, in that order, on every step, return raw logits and the state your self.lstm returns (and '
+                                               "your LSTM must be right: question 4)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _p = _device_problem(_lm, (_tok,), _lm)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert _p is None, f"with the model and the tokens on another device than the CPU and state = None, your model fails ({_p}): create no tensor on '
                                                'the default device in forward (pass state = None on to your LSTM, which makes its zeros on x\'s device)"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
