@@ -101,7 +101,7 @@ def test_answer_hard_coded_to_the_public_tests_earns_no_hidden_point(master, nb,
 
 
 @pytest.mark.parametrize("nb", NOTEBOOKS)
-def test_answers_right_only_in_types_and_shapes_earn_at_most_a_tenth(master, nb):
+def test_answers_right_only_in_types_and_shapes_earn_nothing(master, nb):
     m = master(nb)
     assert set(SPECS[nb].GARBAGE) == set(SPECS[nb].ALTERNATIVES), "one shape-only answer per autograded question"
     earned, total, reports = 0.0, 0.0, []
@@ -110,7 +110,7 @@ def test_answers_right_only_in_types_and_shapes_earn_at_most_a_tenth(master, nb)
         earned, total = earned + test.score, total + test.question.points
         reports.append(f"{question}: {test.score:g} of {test.question.points:g}\n{report(test)}")
     _garbage_share[nb] = earned / total
-    assert earned <= 0.10 * total, f"shape-only answers earn {earned:g} of {total:g} points:\n" + "\n".join(reports)
+    assert earned == 0, f"shape-only answers earn {earned:g} of {total:g} points (a point must mean some value was right):\n" + "\n".join(reports)
     readme_row_is_current(nb)
 
 
