@@ -213,7 +213,7 @@ def test_attack_earns_nothing_beyond_the_honest_answer(batch, name):
     r, baseline = batch[0][f"attack-{name}"], batch[0]["wrong-q1"]
     assert set(r.scores) <= set(QUESTIONS), r.scores
     if name in ON_WRONG_ANSWER:
-        assert 0 < baseline.scores["q1_rnn_cell"] < 2
+        assert baseline.scores["q1_rnn_cell"] < 2  # the wrong q1 earns at most partial credit (0 since its values are wrong)
         assert r.scores.get("q1_rnn_cell", 0) <= baseline.scores["q1_rnn_cell"], r
         assert all(r.scores[q] <= baseline.scores[q] for q in QUESTIONS[1:]), r
     else:
