@@ -31,7 +31,7 @@ course: system-course $(VENV)/.installed
 	$(PY) tools/course.py
 
 grade: system-course $(VENV)/.installed
-	$(PY) tools/grade.py $(NOTEBOOK) $(SUBMISSIONS) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
+	$(PY) -m grader $(NOTEBOOK) $(SUBMISSIONS) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
 
 results: $(VENV)/.installed
 	$(PY) tools/results.py $(if $(ONLY),--only $(ONLY)) $(if $(ABLATIONS),--ablations)

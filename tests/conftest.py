@@ -13,6 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT))
 
 
 def _find_mirror() -> Path | None:
@@ -120,7 +121,7 @@ class _Builds(dict):
     def __missing__(self, name: str):
         import course
 
-        self[name] = course.assign(ROOT / "solutions" / f"{name}.ipynb", self.folder / "dist", self.folder / "notebooks",
+        self[name] = course.assign(course.master_path(name), self.folder / "dist", self.folder / "notebooks",
                                    course.load_config())
         return self[name]
 

@@ -13,9 +13,9 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-import checks
 from course import graded_cells
-from sandbox import Sandbox
+from grader import checks
+from grader.sandbox import Sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,6 +39,7 @@ class MasterNotebook:
     def __init__(self, master: Path, autograder_zip: Path):
         self.cells = graded_cells(master)  # (question, is solution cell, source)
         self.questions = {q.name: q for q in checks.questions(autograder_zip)}
+        self.unit = checks.load_unit(autograder_zip)
         self.sandbox: Sandbox | None = None
 
     def close(self) -> None:
@@ -67,7 +68,7 @@ class MasterNotebook:
             q = dataclasses.replace(q, cases=sorted(q.cases, key=lambda c: c.hidden))
             public = sum(not c.hidden for c in q.cases)
             enough = lambda results: len(results) >= public and any(not r.passed and hint in r.message for r in results)  # noqa: E731
-        return checks.run_question(self.sandbox, q, self.sandbox.names(), cells, enough)
+        return checks.run_question(self.sandbox, q, self.sandbox.names(), cells, self.unit, enough)
 
     def mutate(self, mutant: Mutant) -> str:
         src = self.solution(mutant.question)

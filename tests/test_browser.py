@@ -19,6 +19,7 @@ import nbformat
 import pytest
 
 from conftest import ROOT, paste_answers
+from course import master_path
 
 NOTEBOOK = "01_rnn_lstm"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -36,7 +37,7 @@ def lab(multi30k_env, tmp_path):
     folder = tmp_path / NOTEBOOK
     shutil.copytree(ROOT / "notebooks" / NOTEBOOK, folder)
     nb = nbformat.read(folder / f"{NOTEBOOK}.ipynb", as_version=4)
-    paste_answers(nb, ROOT / "solutions" / f"{NOTEBOOK}.ipynb")
+    paste_answers(nb, master_path(NOTEBOOK))
     nbformat.write(nb, folder / f"{NOTEBOOK}.ipynb")
     port, token = _free_port(), "course-test"
     settings = tmp_path / "lab-settings" / "@jupyterlab" / "notebook-extension"

@@ -7,9 +7,10 @@ A stand-in that breaks the interface the notebook documents (a bare tensor where
 the attributes of the real one, float64 where the real model gives float32) makes correct answers written in
 another style fail.
 
-This test finds every source that the master's test cells pass to ``define``, ``sandbox.define`` or
-``sandbox.swap`` (resolved statically: string constants, names bound to them in the cell, and ``+``; in every
-master), executes it next to the master's own graded code (as ``define`` does in the student's kernel), and runs
+This test finds every source that the master's public test cells and the unit's checks module pass to ``define``,
+``sandbox.define`` or ``sandbox.swap`` or name with ``nb.standin`` (resolved statically: string constants, names
+bound to them in the cell, the function or the module, ``+``, and the definitions of standins.py; in every unit),
+executes it next to the master's own graded code (as ``define`` does in the student's kernel), and runs
 every stand-in it defines through the interface the notebook documents for the role it plays (the spec's comment
 block says which), comparing with the real class: signatures (a call the real method takes, by position or by
 name, must work), return structure, shapes, dtypes, state structure, parameters, attributes, in training and eval
@@ -28,6 +29,8 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import re
+import types
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
@@ -37,12 +40,13 @@ import torch
 import torch.nn as nn
 
 from conftest import ROOT
-from course import graded_cells
+from course import graded_cells, master_path, unit_names
+from grader.checks import Unit
 
 
 @dataclass
 class Definition:
-    cell: int          # index of the test cell in the master
+    cell: int | str    # index of the public test cell in the master, or checks.CASE of the checks module
     question: str
     kind: str          # "define" or "swap"
     name: str
@@ -61,20 +65,28 @@ def _resolve(node: ast.AST, strings: dict[str, str]) -> str | None:
 
 
 def _calls(node: ast.AST) -> str | None:
-    """'define' for define(...)/sandbox.define(...), 'swap' for sandbox.swap(...), else None."""
+    """'define' for define(...)/sandbox.define(...)/nb.define(...), 'standin' for nb.standin(...), 'swap' for
+    sandbox.swap(...) (also as nb.sandbox), else None."""
     if not isinstance(node, ast.Call):
         return None
     f = node.func
     if isinstance(f, ast.Name) and f.id == "define":
         return "define"
-    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "sandbox" and f.attr in ("define", "swap"):
+    if not isinstance(f, ast.Attribute):
+        return None
+    owner = f.value
+    if isinstance(owner, ast.Name) and owner.id == "nb" and f.attr in ("define", "standin"):
+        return f.attr
+    if isinstance(owner, ast.Attribute) and owner.attr == "sandbox" and isinstance(owner.value, ast.Name) and owner.value.id == "nb":
+        owner = ast.Name("sandbox")
+    if isinstance(owner, ast.Name) and owner.id == "sandbox" and f.attr in ("define", "swap"):
         return f.attr
     return None
 
 
 def master_test_cells(notebook: str) -> list[tuple[int, str, str]]:
     """(cell index, question, source) of every test cell of a master."""
-    cells = json.loads((ROOT / "solutions" / f"{notebook}.ipynb").read_text())["cells"]
+    cells = json.loads(master_path(notebook).read_text())["cells"]
     found, question, in_tests = [], "", False
     for i, cell in enumerate(cells):
         text = "".join(cell["source"])
@@ -88,24 +100,44 @@ def master_test_cells(notebook: str) -> list[tuple[int, str, str]]:
     return found
 
 
-def definitions(notebook: str) -> list[Definition]:
-    """Every define/swap of the master's test cells, with its source resolved (a test fails on one that
-    cannot be resolved statically: it could not be checked)."""
-    found = []
-    for index, question, text in master_test_cells(notebook):
-        tree = ast.parse(text)
-        strings: dict[str, str] = {}
-        for stmt in tree.body:   # top-level string assignments, in order (a name may be rebound)
-            for node in ast.walk(stmt):
-                kind = _calls(node)
-                if kind:
-                    name = _resolve(node.args[0], strings) if node.args else None
+def _scan(body: list[ast.stmt], strings: dict[str, str], cell: int | str, question: str, standins: dict[str, str],
+          found: list[Definition]) -> None:
+    strings = dict(strings)
+    for stmt in body:   # top-level string assignments, in order (a name may be rebound)
+        for node in ast.walk(stmt):
+            kind = _calls(node)
+            if kind:
+                name = _resolve(node.args[0], strings) if node.args else None
+                if kind == "standin":
+                    source = standins.get(name or "")
+                else:
                     source = _resolve(node.args[1], strings) if len(node.args) > 1 else None
-                    found.append(Definition(index, question, kind, name or "?", source if source is not None else ""))
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-                value = _resolve(stmt.value, strings)
-                if value is not None:
-                    strings[stmt.targets[0].id] = value
+                found.append(Definition(cell, question, "swap" if kind == "swap" else "define", name or "?", source or ""))
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = _resolve(stmt.value, strings)
+            if value is not None:
+                strings[stmt.targets[0].id] = value
+
+
+def definitions(notebook: str) -> list[Definition]:
+    """Every define/standin/swap of the master's public test cells and of the unit's checks module (its cases and
+    helpers), with its source resolved (a test fails on one that cannot be resolved statically: it could not be
+    checked). A case's question is its function's name without the case number."""
+    unit = ROOT / "units" / notebook
+    standins = Unit(types.ModuleType("unused"), (unit / "standins.py").read_text()).definitions
+    found: list[Definition] = []
+    for index, question, text in master_test_cells(notebook):
+        _scan(ast.parse(text).body, {}, index, question, standins, found)
+    module = ast.parse((unit / "checks.py").read_text())
+    strings: dict[str, str] = {}
+    for stmt in module.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = _resolve(stmt.value, strings)
+            if value is not None:
+                strings[stmt.targets[0].id] = value
+    for stmt in module.body:
+        if isinstance(stmt, ast.FunctionDef):
+            _scan(stmt.body, strings, f"checks.{stmt.name}", re.sub(r"_\d+$", "", stmt.name), standins, found)
     return found
 
 
@@ -113,7 +145,7 @@ def definitions(notebook: str) -> list[Definition]:
 def notebook_namespace(notebook: str) -> dict:
     """The master's graded code executed (what the notebook's namespace holds when checks run)."""
     env: dict = {"__name__": f"master_{notebook}"}
-    for _, _, source in graded_cells(ROOT / "solutions" / f"{notebook}.ipynb"):
+    for _, _, source in graded_cells(master_path(notebook)):
         exec(compile(source, f"<{notebook}>", "exec"), env)
     return env
 
@@ -738,7 +770,7 @@ SPECS = {
                    swap_args={"Block": (D_06, 2, 16)}),
     "07_bert_cola": Spec(_roles_07, _construct_07, {"mlm": _check_mlm_07}, _real_07, questions={"q5_mlm_loss"}),
 }
-MASTERS = sorted(p.stem for p in (ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+MASTERS = unit_names()
 DEFINITIONS = {nb: definitions(nb) for nb in MASTERS}
 
 

@@ -7,6 +7,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import zipfile
 
 import nbformat
@@ -14,10 +16,9 @@ import pytest
 import yaml
 
 import course
-import grade
 from conftest import ROOT
 
-NOTEBOOKS = sorted(m.stem for m in (ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = course.unit_names()
 
 
 def _tree(path):
@@ -30,7 +31,7 @@ def test_committed_release_matches_a_fresh_build(course_build, name):
     assert _tree(fresh) == _tree(committed), f"notebooks/{name} is stale: run `make course` and commit"
     for rel in _tree(fresh):
         assert filecmp.cmp(fresh / rel, committed / rel, shallow=False), \
-            f"notebooks/{name}/{rel} is stale against solutions/{name}.ipynb: run `make course` and commit"
+            f"notebooks/{name}/{rel} is stale against units/{name}/{name}.ipynb: run `make course` and commit"
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
@@ -45,7 +46,7 @@ def test_student_release_has_no_solutions_or_hidden_tests(course_build, name):
     with zipfile.ZipFile(built.autograder_zip) as z:
         hidden = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("tests/"))
     assert "'hidden': True" in hidden and "'hidden': True" not in public
-    for _, is_solution, src in course.graded_cells(ROOT / "solutions" / f"{name}.ipynb"):
+    for _, is_solution, src in course.graded_cells(course.master_path(name)):
         if is_solution:
             body = src.split("# BEGIN SOLUTION", 1)[1].split("# END SOLUTION", 1)[0]
             for line in filter(lambda l: len(l.strip()) > 20, body.splitlines()):
@@ -75,7 +76,7 @@ def test_solution_scores_full_marks_and_unsolved_notebook_scores_zero(course_bui
 
 
 def test_gradescope_zip_runs_the_trusted_grader(course_build, tmp_path):
-    """The zip grades with tools/grade.py (not Otter's in-kernel runner) and its setup makes the sandbox
+    """The zip grades with the grader package (not Otter's in-kernel runner) and its setup makes the sandbox
     user; run as Gradescope does (folder layout, run_autograder's last command), it writes results.json."""
     built = course_build[NOTEBOOKS[0]]
     with zipfile.ZipFile(built.autograder_zip) as z:
@@ -83,12 +84,15 @@ def test_gradescope_zip_runs_the_trusted_grader(course_build, tmp_path):
         run = z.read("run_autograder").decode()
         setup = z.read("setup.sh").decode()
         z.extractall(tmp_path / "source")
-    assert {f"grader/{f}" for f in course.GRADER_FILES} <= names and "run_otter.py" not in names
-    assert "grader/grade.py --gradescope" in run and "chmod -R go-rwx /autograder/source" in run
+    package = {f"grader/{p.name}" for p in (ROOT / "grader").glob("*.py")}
+    assert package <= names and {"unit/checks.py", "unit/standins.py"} <= names and "run_otter.py" not in names
+    assert "cd /autograder/source && python -m grader --gradescope" in run and "chmod -R go-rwx /autograder/source" in run
     assert "useradd" in setup and "sandbox" in setup
     (tmp_path / "submission").mkdir()
     shutil.copy(built.solution_nb, tmp_path / "submission" / f"{built.name}.ipynb")
-    grade.gradescope(tmp_path)
+    # the zip's own copy of the grader, from the folder Gradescope unpacks it into (nothing of this repository)
+    subprocess.run([sys.executable, "-m", "grader", "--gradescope", str(tmp_path)], cwd=tmp_path / "source", check=True,
+                   env={**os.environ, "PYTHONPATH": ""})
     results = json.loads((tmp_path / "results" / "results.json").read_text())
     assert results["score"] == sum(t["max_score"] for t in results["tests"]) == 15, results
     assert results["stdout_visibility"] == "hidden"
@@ -147,7 +151,7 @@ class _SeedOnly:
 def test_a_failing_check_shows_only_its_first_failure_to_the_student_and_in_the_grades():
     from otter.test_files.ok_test import run_doctest
 
-    import checks
+    from grader import checks
 
     ok, shown = run_doctest("q", course.first_failure_only(TWO_BUGS), {"answer": lambda: -1})
     errors = lambda text: re.findall(r"AssertionError: (\w+):", text)  # noqa: E731

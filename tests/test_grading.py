@@ -1,4 +1,4 @@
-"""Trusted grading (tools/grade.py, what `make grade` and Gradescope run): one batch of notebook 01
+"""Trusted grading (the grader package, what `make grade` and Gradescope run): one batch of notebook 01
 submissions, broken, malformed and cheating ones among them, graded in parallel through the real zip.
 
 Broken submissions must get a clear error or their honest score without stopping the batch. Attacks must
@@ -20,7 +20,7 @@ import nbformat
 import psutil
 import pytest
 
-import grade
+from grader import grade
 from conftest import serve
 
 NB = "01_rnn_lstm"

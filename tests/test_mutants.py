@@ -1,6 +1,6 @@
 """Every autograded question rejects the bugs students make and accepts other correct solutions.
 
-For each master notebook NN_topic, ``mutants_NN_topic.py`` lists MUTANTS (one realistic bug each, in one
+For each unit NN_topic, ``units/NN_topic/mutants.py`` lists MUTANTS (one realistic bug each, in one
 question's solution) and ALTERNATIVES (a differently written correct solution per question). The question's
 checks from the built autograder zip (public + hidden), run through the grading path (sandbox + trusted
 checks, tests/mutation.py), must fail on every mutant, with a failure output that
@@ -9,16 +9,26 @@ carries the hint naming the bug, and pass on every alternative and on the refere
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
 
 import pytest
 
 from conftest import ROOT
-from checks import report
+from course import master_path, unit_names
+from grader.checks import report
 from mutation import MasterNotebook, failures, passed_all, with_body
 
-NOTEBOOKS = sorted(m.stem for m in (ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
-SPECS = {nb: importlib.import_module(f"mutants_{nb}") for nb in NOTEBOOKS}
+NOTEBOOKS = unit_names()
+
+
+def _mutants(nb: str):
+    spec = importlib.util.spec_from_file_location(f"mutants_{nb}", ROOT / "units" / nb / "mutants.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SPECS = {nb: _mutants(nb) for nb in NOTEBOOKS}
 _masters: dict[str, MasterNotebook] = {}
 _public_reveals: dict[str, dict[int, bool]] = {}  # notebook -> mutant index -> a public check failed
 _garbage_share: dict[str, float] = {}
@@ -37,7 +47,7 @@ def master(course_build):
         if nb not in _masters:
             for other in _masters.values():  # one notebook's sandbox at a time (memory)
                 other.close()
-            _masters[nb] = MasterNotebook(ROOT / "solutions" / f"{nb}.ipynb", course_build[nb].autograder_zip)
+            _masters[nb] = MasterNotebook(master_path(nb), course_build[nb].autograder_zip)
         return _masters[nb]
     return get
 

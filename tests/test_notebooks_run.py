@@ -12,7 +12,7 @@ from nbclient import NotebookClient
 import course
 from conftest import ROOT, paste_answers, serve
 
-MASTERS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+MASTERS = [course.master_path(n) for n in course.unit_names()]
 
 # notebook 07's optional section (transformers, never run by default: it needs the Hugging Face hub) fine-tunes a
 # tiny, randomly initialised BERT with a word-level WordPiece vocabulary made here, offline

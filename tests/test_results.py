@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import course
 import results
 from conftest import ROOT
 
@@ -18,7 +19,7 @@ def test_a_reference_run_writes_numbers_figures_and_the_executed_notebook(multi3
     for key, value in multi30k_env.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("MPLBACKEND", raising=False)
-    r = results.run(ROOT / "solutions" / "01_rnn_lstm.ipynb", tmp_path, smoke=True)
+    r = results.run(course.master_path("01_rnn_lstm"), tmp_path, smoke=True)
     saved = json.loads((tmp_path / "01_rnn_lstm.json").read_text())
     assert saved == r and r["smoke"] and r["seconds"] > 0 and r["torch"] and r["commit"]
     assert r["hardware"]["cores"] >= 1 and r["hardware"]["gpu"]

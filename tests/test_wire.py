@@ -8,8 +8,8 @@ import json
 import pytest
 import torch
 
-import wire
-from sandbox import RemoteError, Sandbox, SandboxError
+from grader import wire
+from grader.sandbox import RemoteError, Sandbox, SandboxError
 
 
 def _ref(obj):

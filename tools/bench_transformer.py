@@ -5,7 +5,7 @@ size, in one run, on the same Multi30k batches.
 
 Both models get the same embeddings, sinusoidal positions, tied output projection, loss (label-smoothed,
 from the master), dropouts (on embeddings and sublayer outputs only) and optimiser; only the
-encoder-decoder stack differs: the master's reference solution (pre-LN, solutions/04_transformer.ipynb) or
+encoder-decoder stack differs: the master's reference solution (pre-LN, units/04_transformer/04_transformer.ipynb) or
 nn.Transformer(norm_first=True). Rounds alternate between the
 two models so that both see the same machine state. Prints target tokens per second and the ratio.
 """
@@ -23,7 +23,7 @@ import torch
 import torch.nn as nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from course import ROOT, graded_cells  # noqa: E402
+from course import graded_cells, master_path  # noqa: E402
 
 import seqcourse  # noqa: E402
 
@@ -31,7 +31,7 @@ import seqcourse  # noqa: E402
 def master_namespace() -> dict:
     """Execute notebook 04's graded code (its reference solution) and return the namespace."""
     ns: dict = {"__name__": "bench"}
-    for _, _, source in graded_cells(ROOT / "solutions" / "04_transformer.ipynb"):
+    for _, _, source in graded_cells(master_path("04_transformer")):
         exec(compile(source, "04_transformer", "exec"), ns)
     return ns
 

@@ -1,5 +1,5 @@
-"""Build the course: every master notebook in solutions/ -> student release in notebooks/ and a
-Gradescope autograder zip in dist/, then grade the reference solutions and the unsolved student
+"""Build the course: every unit in units/ (master notebook, checks module, stand-ins, mutants) -> student
+release in notebooks/ and a Gradescope autograder zip in dist/, then grade the reference solutions and the unsolved student
 notebooks with those zips, locally and without Docker (`otter run`).
 
     python tools/course.py [--only NAME ...] [--no-grade]
@@ -28,10 +28,22 @@ from pathlib import Path
 import nbformat
 import yaml
 
-import grade
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from grader import checks, grade  # noqa: E402 - the grader package lives beside tools/
+
 PACKAGE = "seqcourse"
+UNITS = ROOT / "units"
+
+
+def unit_names() -> list[str]:
+    """The course's notebooks, in order: every folder units/NN_topic/ (the one place that lists them)."""
+    return sorted(p.name for p in UNITS.glob("[0-9][0-9]_*") if (p / f"{p.name}.ipynb").is_file())
+
+
+def master_path(name: str) -> Path:
+    """A unit's master notebook (Otter Assign format): units/NAME/NAME.ipynb."""
+    return UNITS / name / f"{name}.ipynb"
 
 
 @dataclass
@@ -230,16 +242,15 @@ def hidden_check(source: str) -> bool:
     return source.lstrip().startswith("# HIDDEN") or ("# BEGIN TEST CONFIG" in head and "hidden: true" in head)
 
 
-GRADER_FILES = ["grade.py", "checks.py", "sandbox.py", "wire.py", "sandbox_runner.py"]
 RUN_AUTOGRADER = """\
 #!/usr/bin/env bash
-# The course's trusted grader (tools/grade.py): the submission runs as the unprivileged user `sandbox`
+# The course's trusted grader (the grader package): the submission runs as the unprivileged user `sandbox`
 # (or in bubblewrap where the container allows namespaces); checks and scores are computed here, as root.
 export PATH=/root/miniforge3/bin:$PATH
 eval "$(mamba shell hook --shell bash)"
 mamba activate otter-env
 chmod -R go-rwx /autograder/source /autograder/submission /autograder/results 2>/dev/null || true
-python /autograder/source/grader/grade.py --gradescope
+cd /autograder/source && python -m grader --gradescope
 """
 SETUP_SANDBOX = """
 # The course's sandbox: a dedicated unprivileged user runs student code; it may traverse /root to reach
@@ -250,9 +261,10 @@ chmod 711 /root
 """
 
 
-def make_autograder(source: Path, target: Path) -> None:
+def make_autograder(source: Path, target: Path, unit: Path) -> None:
     """Gradescope zip from Otter's: same environment and tests, but graded by the course's trusted grader
-    (``grader/``) instead of Otter's in-kernel runner, and a setup script that creates the sandbox user."""
+    (the ``grader/`` package) instead of Otter's in-kernel runner, with the unit's checks module and
+    stand-ins (``unit/``), and a setup script that creates the sandbox user."""
     with zipfile.ZipFile(source) as src, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
         for item in src.infolist():
             data = src.read(item)
@@ -265,8 +277,10 @@ def make_autograder(source: Path, target: Path) -> None:
             elif item.filename == "setup.sh":
                 data = data.rstrip(b"\n") + b"\n" + SETUP_SANDBOX.encode()
             dst.writestr(item, data)
-        for f in GRADER_FILES:
-            dst.write(ROOT / "tools" / f, f"grader/{f}")
+        for f in sorted((ROOT / "grader").glob("*.py")):
+            dst.write(f, f"grader/{f.name}")
+        for f in checks.UNIT_FILES:
+            dst.write(unit / f, f"unit/{f}")
 
 
 def assign(master: Path, dist: Path, release: Path, config: dict) -> Built:
@@ -293,7 +307,7 @@ def assign(master: Path, dist: Path, release: Path, config: dict) -> Built:
         shutil.copytree(stage / "out", out, ignore=shutil.ignore_patterns("__pycache__"))
     (zip_path,) = (out / "autograder").glob(f"{name}-autograder_*.zip")
     final_zip = dist / f"{name}-autograder.zip"
-    make_autograder(zip_path, final_zip)
+    make_autograder(zip_path, final_zip, master.parent)
     zip_path.unlink()
     target = release / name
     shutil.rmtree(target, ignore_errors=True)
@@ -324,9 +338,7 @@ def main(argv=None) -> int:
     parser.add_argument("--no-grade", action="store_true", help="build without grading")
     args = parser.parse_args(argv)
 
-    masters = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
-    if args.only:
-        masters = [m for m in masters if m.stem in args.only]
+    masters = [master_path(n) for n in unit_names() if not args.only or n in args.only]
     config = load_config()
     rows, problems = [], []
     for master in masters:

@@ -148,7 +148,7 @@ def main(argv=None) -> int:
         update_readme(ROOT / "README.md", ROOT / "results")
         return 0
     out = args.out or (ROOT / "build" / "results-smoke" if args.smoke else ROOT / "results")
-    masters = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+    masters = [course.master_path(n) for n in course.unit_names()]
     for master in masters:
         if args.only and master.stem not in args.only:
             continue

@@ -1,7 +1,7 @@
 """The trusted half of grading: start a student's notebook in a sandbox and talk to it with data only.
 
 A :class:`Sandbox` copies the submission and the public files it needs into an empty folder and starts
-tools/sandbox_runner.py there, in one of two isolations:
+grader/runner.py there, in one of two isolations:
 
 - ``bwrap`` (bubblewrap, Debian's ``bubblewrap`` package; used wherever it works): new user, PID, network,
   IPC and UTS namespaces, uid 65534 inside, no network at all, a filesystem made only of the system and
@@ -16,7 +16,7 @@ tools/sandbox_runner.py there, in one of two isolations:
 Without either, grading refuses to start (install bubblewrap, or run as root with that user).
 
 Both modes poll the memory of the sandbox's process tree and kill it at the limit, and every request has a
-deadline. Replies are decoded by tools/wire.py; references to the student's objects become
+deadline. Replies are decoded by grader/wire.py; references to the student's objects become
 :class:`Remote` proxies, whose calls, attributes and items are requests again, so a check can be written
 as ordinary code (``cell = RNNCell(3, 4); h = cell(x, h0)``) and everything it gets back is plain data.
 """
@@ -41,10 +41,10 @@ from pathlib import Path
 
 import psutil
 
-import wire
+from . import limits, wire
 
 HERE = Path(__file__).resolve().parent
-RUNNER_FILES = ("sandbox_runner.py", "wire.py")
+RUNNER_FILES = ("runner.py", "wire.py")
 SANDBOX_HOME = "/home/student"
 # modules a notebook imports that checks may use (always this process's copy, never the sandbox's)
 MODULES = {"math", "time", "random", "itertools", "collections", "functools", "re", "string", "torch", "torch.nn",
@@ -116,8 +116,8 @@ class Sandbox:
     """One submission's sandbox. Use as a context manager; ``files`` maps names in the sandbox's
     working folder to local paths (files or folders) to copy in."""
 
-    def __init__(self, files: dict[str, Path], *, timeout: float = 600, memory_mb: float = 4096,
-                 threads: int = 1, request_timeout: float = 300):
+    def __init__(self, files: dict[str, Path], *, timeout: float = limits.TIMEOUT_S, memory_mb: float = limits.MEMORY_MB,
+                 threads: int = 1, request_timeout: float = limits.REQUEST_TIMEOUT_S):
         self.files, self.timeout, self.memory = files, timeout, memory_mb * 2**20
         self.threads, self.request_timeout = threads, request_timeout
         self.mode = choose_mode()
@@ -171,7 +171,7 @@ class Sandbox:
             for p in [self.work, *self.work.rglob("*")]:
                 os.chown(p, user.pw_uid, user.pw_gid)
             os.chmod(self.dir, 0o700)
-            return python + [str(runner / "sandbox_runner.py")]
+            return python + [str(runner / "runner.py")]
         cmd = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
                "--uid", "65534", "--gid", "65534", "--hostname", "sandbox",
                "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
@@ -183,7 +183,7 @@ class Sandbox:
                 cmd += ["--ro-bind", path, path]
         cmd += ["--bind", str(self.work), SANDBOX_HOME, "--ro-bind", str(runner), "/opt/grader",
                 "--chdir", SANDBOX_HOME, "--"]
-        return cmd + python + ["/opt/grader/sandbox_runner.py"]
+        return cmd + python + ["/opt/grader/runner.py"]
 
     def _drop_privileges(self) -> None:  # runs in the child before exec (user mode only)
         user = sandbox_user()

@@ -1,8 +1,8 @@
-"""The untrusted half of grading: runs inside the sandbox (tools/sandbox.py starts it) and executes a
+"""The untrusted half of grading: runs inside the sandbox (grader/sandbox.py starts it) and executes a
 student's notebook, then answers requests from the trusted grader about the objects it defined.
 
 Nothing here is trusted. The student's code runs in this process and can change anything in it; the
-trusted side therefore sends only data and accepts only data (tools/wire.py: JSON with tensors as raw
+trusted side therefore sends only data and accepts only data (grader/wire.py: JSON with tensors as raw
 bytes, never pickle), checks what it gets, computes every reference itself and scores outside.
 
 Protocol: length-prefixed JSON frames on the process's original stdin (requests) and stdout (replies);
@@ -18,7 +18,7 @@ import sys
 import traceback
 import types
 
-import wire
+import wire  # beside this file in the sandbox (grader/sandbox.py copies both there)
 
 # Objects handed to the trusted side by reference (modules, functions, instances): id -> object.
 OBJECTS: dict[int, object] = {}

@@ -1,8 +1,10 @@
 """Run a notebook's checks on the trusted side against a submission running in a sandbox, and score them.
 
-The checks are the test cells of the master notebook (public and hidden), as Otter Assign writes them into
-the autograder's ``tests/*.py``: one source for what students run with ``grader.check`` in their own
-kernel and for what grading runs here. Here every case runs in this (trusted) process, in a namespace
+The cases are the test cells of the master notebook (public and hidden), as Otter Assign writes them into
+the autograder's ``tests/*.py``: public cases are short checks that students also run with ``grader.check``
+in their own kernel; a hidden case is one call into the notebook's checks module (``units/NN/checks.py``,
+carried by the autograder zip as ``unit/checks.py``, never by what students get), ``checks.CASE(nb)``, where
+``nb`` is a :class:`Notebook`. Here every case runs in this (trusted) process, in a namespace
 where this process's own torch, ``nn``, ``F``, ``math`` and builtins can never be shadowed, the
 notebook's names are data or :class:`sandbox.Remote` proxies, ``sandbox`` is the
 :class:`sandbox.Sandbox` (for checks that define a helper inside the notebook, or swap a reference in
@@ -25,6 +27,7 @@ import io
 import math
 import re
 import shutil
+import types
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +35,7 @@ from pathlib import Path
 import torch
 from otter.test_files import OKTestFile
 
-from sandbox import RemoteError, Sandbox, SandboxError
+from .sandbox import RemoteError, Sandbox, SandboxError
 
 PROTECTED = {"torch": torch, "nn": torch.nn, "F": torch.nn.functional, "math": math}
 
@@ -89,6 +92,84 @@ def questions_from_tests(texts: dict[str, str]) -> list[Question]:
         found.append(Question(spec["test"]["name"], float(spec["test"].get("points") or sum(c.points for c in cases)), cases))
     key = lambda q: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", q.name)]  # noqa: E731
     return sorted(found, key=key)
+
+
+UNIT_FILES = ("checks.py", "standins.py")  # a notebook's checks module and its stand-ins, in the zip's unit/
+
+
+@dataclass
+class Unit:
+    """What grades one notebook beyond its test cells: its checks module (trusted side) and the source of
+    its stand-ins (sent into the sandbox one definition at a time, :meth:`Notebook.standin`)."""
+    checks: types.ModuleType
+    standins: str
+
+    @functools.cached_property
+    def definitions(self) -> dict[str, str]:
+        """{name: source of the top-level statement of standins.py that binds it}, comments above included."""
+        found, lines = {}, self.standins.splitlines()
+        for node in ast.parse(self.standins).body:
+            start = node.lineno - 1
+            while start > 0 and lines[start - 1].startswith("#"):
+                start -= 1
+            for name in _bound(node):
+                found[name] = "\n".join(lines[start:node.end_lineno]) + "\n"
+        return found
+
+
+def _bound(node: ast.stmt) -> list[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name).split(".")[0] for a in node.names]
+    if isinstance(node, ast.Assign):
+        return [t.id for t in node.targets if isinstance(t, ast.Name)]
+    return []
+
+
+def load_unit(source: Path) -> Unit:
+    """The checks module and stand-ins an autograder zip (or the folder it was unpacked into) carries."""
+    if source.is_dir():
+        texts = {f: (source / "unit" / f).read_text() for f in UNIT_FILES}
+    else:
+        with zipfile.ZipFile(source) as z:
+            texts = {f: z.read(f"unit/{f}").decode() for f in UNIT_FILES}
+    module = types.ModuleType("unit_checks", "the notebook's checks module")
+    module.__file__ = "unit/checks.py"
+    exec(compile(texts["checks.py"], "unit/checks.py", "exec"), module.__dict__)  # our own build output (trusted)
+    return Unit(module, texts["standins.py"])
+
+
+class Notebook:
+    """The submitted notebook as a hidden case sees it: ``nb.NAME`` is what the notebook bound to NAME (data,
+    or a :class:`sandbox.Remote` handle), ``nb.sandbox`` the :class:`sandbox.Sandbox`, ``nb.standin(name)``
+    the stand-in of that name from the unit's standins.py defined where the notebook runs (once per case),
+    ``nb.define(name, source)`` the same for other source, and ``nb.uses``/``nb.rule`` the static checks of
+    the submitted source (:func:`uses`, :func:`rule`). The grader's own attributes win over the notebook's
+    names (a student's variable ``sandbox`` changes nothing here)."""
+
+    def __init__(self, sandbox: Sandbox, names: dict, cells: list[str], unit: Unit | None = None):
+        self.sandbox, self.cells, self._names, self._unit, self._defined = sandbox, list(cells), names, unit, {}
+
+    def __getattr__(self, name: str):
+        names = self.__dict__.get("_names", {})
+        if name in names:
+            return names[name]
+        raise NameError(f"name {name!r} is not defined in your notebook")
+
+    def define(self, name: str, source: str):
+        return self.sandbox.define(name, source)
+
+    def standin(self, name: str):
+        if name not in self._defined:
+            self._defined[name] = self.sandbox.define(name, self._unit.definitions[name])
+        return self._defined[name]
+
+    def uses(self, definition: str, *forbidden: str) -> list[str]:
+        return uses(self.cells, definition, *forbidden)
+
+    def rule(self, definition: str, *forbidden: str, says: str) -> None:
+        rule(self.cells, definition, *forbidden, says=says)
 
 
 def questions(source: Path) -> list[Question]:
@@ -154,11 +235,14 @@ def rule(cells: list[str], definition: str, *forbidden: str, says: str) -> None:
         raise RuleBroken(f"{definition} uses {used}: {says}")
 
 
-def _environment(sb: Sandbox, names: dict, cells: list[str]) -> dict:
+def _environment(sb: Sandbox, names: dict, cells: list[str], unit: Unit | None) -> dict:
+    """A case's namespace: public cases use the notebook's names directly (as in the student's kernel),
+    hidden ones ``checks`` and ``nb``."""
     env = {k: v for k, v in names.items() if k not in PROTECTED and not hasattr(builtins, k)}
     env.update(PROTECTED)
     env.update(__name__="__check__", __builtins__=builtins, sandbox=sb, uses=functools.partial(uses, list(cells)),
-               rule=functools.partial(rule, list(cells)))
+               rule=functools.partial(rule, list(cells)), nb=Notebook(sb, names, cells, unit),
+               checks=unit.checks if unit is not None else None)
     return env
 
 
@@ -193,7 +277,8 @@ def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0) -> CaseResult:
     return CaseResult(case, True)
 
 
-def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str], enough=None) -> QuestionResult:
+def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str], unit: Unit | None,
+                 enough=None) -> QuestionResult:
     """Every case of ``question``, in order; ``enough(results)`` returning True stops early (mutation tests
     stop at the failure they look for)."""
     result = QuestionResult(question)
@@ -203,11 +288,11 @@ def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str],
         if sb.stopped:
             result.results.append(CaseResult(case, False, f"grading stopped: {sb.stopped}"))
             continue
-        result.results.append(run_case(sb, case, _environment(sb, names, cells)))
+        result.results.append(run_case(sb, case, _environment(sb, names, cells, unit)))
     return result
 
 
-def grade(sb: Sandbox, cells: list[str], questions: list[Question]) -> tuple[list[QuestionResult], list]:
+def grade(sb: Sandbox, cells: list[str], questions: list[Question], unit: Unit) -> tuple[list[QuestionResult], list]:
     """Run the notebook's cells in the sandbox, then every question's checks. Returns the results and
     the (cell, error) pairs of cells that raised."""
     try:
@@ -216,7 +301,7 @@ def grade(sb: Sandbox, cells: list[str], questions: list[Question]) -> tuple[lis
     except (SandboxError, RemoteError) as e:
         errors, names = [(-1, str(e))], {}
         sb.stopped = sb.stopped or str(e)
-    return [run_question(sb, q, names, cells) for q in questions], errors
+    return [run_question(sb, q, names, cells, unit) for q in questions], errors
 
 
 def report(result: QuestionResult) -> str:

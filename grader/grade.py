@@ -1,0 +1,197 @@
+"""Grading one submission in its own worker process, and a class: student code runs in a sandbox
+(grader/sandbox.py), every check runs and every score is computed outside it (grader/checks.py).
+
+Class grading writes a CSV (submission, score per question, total, error, seconds, peak memory) and a
+summary beside it. Each submission is graded by its own worker process with its own temporary folder,
+removed whatever happens; a broken submission (not a notebook, a malformed one, wrong assignment, an
+endless loop, runaway memory, a kernel that exits, a cheat) gets a row with its error and never stops or
+changes another's grade. Exit status 0 unless the command itself was wrong.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import psutil
+
+from . import checks, limits
+from .sandbox import Sandbox, SandboxError
+from .submission import load_cells
+
+PACKAGE_PARENT = Path(__file__).resolve().parents[1]  # the worker runs `python -m grader` from here
+
+
+@dataclass
+class Graded:
+    submission: str
+    scores: dict[str, float] = field(default_factory=dict)  # question -> score; empty when not graded
+    error: str = ""
+    seconds: float = 0.0
+    peak_mb: float = 0.0
+    reports: dict[str, str] = field(default_factory=dict)  # question -> what the student reads
+
+    @property
+    def total(self) -> float:
+        return sum(self.scores.values())
+
+
+def question_points(source: Path) -> dict[str, float]:
+    """{question: points}, in notebook order, from an autograder zip or its unpacked folder."""
+    return {q.name: q.points for q in checks.questions(source)}
+
+
+# -- one submission, in a worker process ----------------------------------------------------------------
+def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: float, threads: int) -> Graded:
+    """Run ``cells`` in a sandbox and every check of the autograder ``source`` (zip or folder) here."""
+    graded = Graded("")
+    questions, unit = checks.questions(source), checks.load_unit(source)
+    with tempfile.TemporaryDirectory(prefix="public-") as tmp:
+        package = checks.extract_package(source, Path(tmp))
+        try:
+            with Sandbox({"seqcourse": package}, timeout=timeout, memory_mb=memory_mb, threads=threads) as sb:
+                results, errors = checks.grade(sb, cells, questions, unit)
+                graded.seconds, graded.peak_mb = sb.seconds, sb.peak / 2**20
+                stopped = sb.stopped
+        except SandboxError as e:
+            graded.error = f"the notebook could not be started: {e}"
+            return graded
+    graded.scores = {r.question.name: r.score for r in results}
+    graded.reports = {r.question.name: checks.report(r) for r in results}
+    if stopped:
+        graded.error = stopped
+    elif errors:
+        graded.error = f"{len(errors)} cell(s) raised an error, e.g. {errors[0][1]}"
+    return graded
+
+
+def worker(source: Path, submission: Path, timeout: float, memory_mb: float, threads: int) -> None:
+    """Entry point of a worker process: grade one submission, print its Graded as JSON."""
+    assignment = assignment_name(source)
+    try:
+        cells = load_cells(submission, assignment)
+    except (ValueError, OSError) as e:
+        graded = Graded("", error=str(e))
+    else:
+        graded = grade_cells(cells, source, timeout=timeout, memory_mb=memory_mb, threads=threads)
+    print(json.dumps(asdict(graded)))
+
+
+def assignment_name(source: Path) -> str:
+    return source.name.removesuffix("-autograder.zip")
+
+
+def _tree_rss(proc: psutil.Process) -> int:
+    total = 0
+    for p in [proc] + proc.children(recursive=True):
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+def grade_one(path: Path, autograder_zip: Path, *, name: str | None = None, timeout: float = limits.TIMEOUT_S,
+              memory_mb: float = limits.MEMORY_MB, threads: int = 1, workdir: Path | None = None) -> Graded:
+    """Grade one submission in a worker process with its own temporary folder (made in ``workdir``, by default
+    the system's temporary folder; removed afterwards)."""
+    name = name or path.name
+    tmp = Path(tempfile.mkdtemp(prefix="grade-", dir=workdir))
+    tmp.chmod(0o711)  # in user mode the sandbox user must reach its own folder inside (nothing else)
+    start = time.perf_counter()
+    try:
+        env = {**os.environ, "TMPDIR": str(tmp), "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
+        with open(tmp / "out.json", "wb") as out, open(tmp / "log.txt", "wb") as log:
+            proc = subprocess.Popen([sys.executable, "-m", "grader", "--worker", str(autograder_zip), str(path),
+                                     "--timeout", str(timeout), "--memory-mb", str(memory_mb), "--threads", str(threads)],
+                                    stdout=out, stderr=log, env=env, start_new_session=True, cwd=PACKAGE_PARENT)
+            ps, peak, killed = psutil.Process(proc.pid), 0, ""
+            while proc.poll() is None:
+                peak = max(peak, _tree_rss(ps))
+                if time.perf_counter() - start > timeout + limits.WORKER_MARGIN_S:  # the sandbox's own limits come first
+                    killed = f"stopped after {timeout:g} s"
+                elif peak > (memory_mb + limits.WORKER_MARGIN_MB) * 2**20:
+                    killed = f"stopped at {memory_mb:g} MB of memory"
+                if killed:
+                    for p in ps.children(recursive=True) + [ps]:
+                        try:
+                            p.kill()
+                        except psutil.Error:
+                            pass
+                    proc.wait()
+                    break
+                time.sleep(0.2)
+        if killed:
+            return Graded(name, error=killed, seconds=time.perf_counter() - start, peak_mb=peak / 2**20)
+        try:
+            graded = Graded(**json.loads((tmp / "out.json").read_text().strip().splitlines()[-1]))
+        except (ValueError, IndexError, TypeError):
+            tail = (tmp / "log.txt").read_bytes()[-2000:].decode("utf-8", "replace").strip().splitlines()
+            return Graded(name, error=f"the grader failed: {tail[-1][:300] if tail else 'no output'}",
+                          seconds=time.perf_counter() - start, peak_mb=peak / 2**20)
+        graded.submission, graded.seconds = name, time.perf_counter() - start
+        graded.peak_mb = max(graded.peak_mb, peak / 2**20)
+        return graded
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def grade_folder(autograder_zip: Path, submissions: Path, out: Path, *, jobs: int, timeout: float,
+                 memory_mb: float, workdir: Path | None = None) -> list[Graded]:
+    notebook = assignment_name(autograder_zip)
+    if not submissions.is_dir():
+        raise SystemExit(f"{submissions} is not a folder")
+    paths = sorted(p for p in submissions.rglob("*") if p.suffix in (".ipynb", ".zip") and p.is_file()
+                   and ".ipynb_checkpoints" not in p.parts)
+    if not paths:
+        raise SystemExit(f"no .ipynb or .zip submissions in {submissions}")
+    points = question_points(autograder_zip)
+    threads = max(1, (os.cpu_count() or 1) // jobs)
+    start = time.perf_counter()
+    print(f"grading {len(paths)} submissions of {notebook} ({jobs} at a time, {timeout:g} s each at most)", flush=True)
+
+    def one(path: Path) -> Graded:
+        g = grade_one(path, autograder_zip, name=str(path.relative_to(submissions)), timeout=timeout,
+                      memory_mb=memory_mb, threads=threads, workdir=workdir)
+        print(f"  {g.submission}: {g.total:g} / {sum(points.values()):g}" + (f"  ({g.error})" if g.error else ""), flush=True)
+        return g
+
+    with ThreadPoolExecutor(jobs) as pool:
+        rows = list(pool.map(one, paths))
+    wall = time.perf_counter() - start
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["submission", *points, "total", "error", "seconds", "peak_mb"])
+        for g in rows:
+            w.writerow([g.submission, *(f"{g.scores[q]:g}" if q in g.scores else "" for q in points), f"{g.total:g}", g.error,
+                        f"{g.seconds:.1f}", f"{g.peak_mb:.0f}"])
+    summary = summarize(notebook, rows, points, wall, jobs)
+    out.with_suffix(".summary.txt").write_text(summary)
+    print(summary + f"\nwrote {out} and {out.with_suffix('.summary.txt')}")
+    return rows
+
+
+def summarize(notebook: str, rows: list[Graded], points: dict[str, float], wall: float, jobs: int) -> str:
+    possible = sum(points.values())
+    totals = [g.total for g in rows]
+    lines = [f"{notebook}: {len(rows)} submissions, {sum(not g.error for g in rows)} graded cleanly, "
+             f"{sum(bool(g.error) for g in rows)} with an error",
+             f"total out of {possible:g}: mean {statistics.mean(totals):.2f}, median {statistics.median(totals):g}, "
+             f"min {min(totals):g}, max {max(totals):g}"]
+    lines += [f"  {q}: mean {statistics.mean(g.scores.get(q, 0) for g in rows):.2f} / {p:g}, "
+              f"full marks {sum(g.scores.get(q, 0) >= p for g in rows)}" for q, p in points.items()]
+    lines.append(f"time: {wall:.0f} s wall with {jobs} jobs, {statistics.mean(g.seconds for g in rows):.1f} s per "
+                 f"submission on average; peak memory of one grading {max(g.peak_mb for g in rows):.0f} MB")
+    lines += [f"error: {g.submission}: {g.error}" for g in rows if g.error]
+    return "\n".join(lines)

@@ -1,0 +1,41 @@
+"""Stand-ins and references of notebook 01_rnn_lstm's hidden checks that run where the submitted notebook runs
+(in the sandbox, inside the notebook's namespace: they may call the notebook's own functions by name).
+Each top-level definition is sent on its own by ``nb.standin(name)``; nothing here is given to students."""
+
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from seqcourse.testing import grads as _grads
+from seqcourse.testing import device_problem as _device_problem
+from seqcourse.testing import side_effects as _side_effects
+
+
+class _StandIn(torch.nn.Module):
+    def __init__(self, kind, input_size, hidden_size):
+        super().__init__()
+        self.kind = kind
+        self.net = (torch.nn.LSTM if kind == 'lstm' else torch.nn.RNN)(input_size, hidden_size, batch_first=True)
+    def forward(self, x):
+        out, state = self.net(x)
+        if self.kind == 'lstm':
+            return out, (state[0][0], state[1][0])
+        return out, state[0]
+
+
+def _twice(fn, layer, x):
+    a = fn(layer, x)
+    b = fn(layer, x)
+    return a, b, x.grad
+
+
+class _Bigram(torch.nn.Module):
+    def __init__(self, vocab_size):
+        super().__init__()
+        self.table = torch.nn.Embedding(vocab_size, vocab_size)
+    def forward(self, tokens, state=None):
+        if state is None:   # the documented interface: (logits, (h_T, c_T)), each state (B, H)
+            h = self.table.weight.new_zeros(tokens.size(0), 1)
+            state = (h, h)
+        return self.table(tokens), state
