@@ -1,4 +1,4 @@
-"""Greedy decoding and batch translation through the course's decoding interface (notebooks 03-04):
+"""Greedy decoding and batch translation through the course's decoding interface (notebooks 03 and later):
 ``model.start(src, src_len) -> state`` (a dict of tensors, batch first) and
 ``model.step(tokens, state) -> (log_probs (N, V), state)``."""
 
@@ -9,6 +9,7 @@ import torch
 from .text import Vocab, pad_batch
 
 PAD_ID, _, SOS_ID, EOS_ID = range(4)  # the ids of Vocab's specials
+ANSWERS = "02_seq2seq"  # greedy search and translation are notebook 02's exercises: students get this module from 03 on
 
 
 @torch.no_grad()

@@ -166,3 +166,21 @@ def side_effects(call, args: tuple, module: torch.nn.Module | None = None, rng: 
     if rng and not torch.equal(torch.get_rng_state(), random_state):
         found.append("the global random state changed")
     return found
+
+
+def as_notebook_state(ref: torch.nn.Module, attns: list[tuple[str, str]], grad: bool = False) -> dict:
+    """The parameters (or, with ``grad``, their gradients) of a torch reference layer
+    (``torch.nn.TransformerEncoderLayer``/``TransformerDecoderLayer``) under the names of notebook 04's layers:
+    for each (notebook attention, torch attention) pair of ``attns``, ``in_proj``'s three blocks become W_q, W_k,
+    W_v and ``out_proj`` W_o; ``linear1``/``linear2`` go under ``ff.``, the norms keep their names."""
+    get = (lambda t: t.grad) if grad else (lambda t: t.detach())
+    s = {}
+    for mine, theirs in attns:
+        a = getattr(ref, theirs)
+        for n, Wn, bn in zip("qkv", get(a.in_proj_weight).chunk(3), get(a.in_proj_bias).chunk(3)):
+            s[f"{mine}.W_{n}.weight"], s[f"{mine}.W_{n}.bias"] = Wn, bn
+        s[f"{mine}.W_o.weight"], s[f"{mine}.W_o.bias"] = get(a.out_proj.weight), get(a.out_proj.bias)
+    for n, p in ref.named_parameters():
+        if n.startswith(("linear", "norm")):
+            s[("ff." if n.startswith("linear") else "") + n] = get(p)
+    return s

@@ -11,6 +11,7 @@ run followed by a full one) training starts over and says why, and the old files
 
 from __future__ import annotations
 
+import copy
 import dis
 import hashlib
 import math
@@ -24,6 +25,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 import torch
+from torch.optim.swa_utils import AveragedModel
 from tqdm.auto import tqdm
 
 SMOKE = os.environ.get("SEQCOURSE_SMOKE", "") not in ("", "0")
@@ -111,15 +113,21 @@ def best_weights(checkpoint) -> Path:
     return path.with_name(f"{path.stem}.best{path.suffix}")
 
 
-def average_checkpoints(paths) -> dict:
-    """The element-wise mean of saved state dicts (floating-point entries; others from the last file):
-    averaging the weights of the last few epochs, as the Transformer paper does, smooths out the noise of
-    the final updates."""
-    states = [torch.load(p, map_location="cpu", weights_only=True) for p in paths]
-    if not states:
+def average_checkpoints(model: torch.nn.Module, paths) -> dict:
+    """The element-wise mean of the weights saved in ``paths`` (state dicts of ``model``'s architecture), as a
+    state dict: ``torch.optim.swa_utils.AveragedModel`` keeps a running mean of the parameters and buffers while
+    the checkpoints are loaded one after the other into a copy of ``model`` on the CPU (``model`` itself is left
+    as it is). Averaging the weights of the last few epochs, as the Transformer paper does, smooths out the noise
+    of the final updates."""
+    paths = list(paths)
+    if not paths:
         raise ValueError("average_checkpoints needs at least one file")
-    return {k: (torch.stack([s[k].float() for s in states]).mean(0).to(v.dtype) if v.is_floating_point() else v)
-            for k, v in states[-1].items()}
+    work = copy.deepcopy(model).cpu()
+    averaged = AveragedModel(work, device=torch.device("cpu"), use_buffers=True)
+    for path in paths:
+        work.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+        averaged.update_parameters(work)
+    return averaged.module.state_dict()
 
 
 _LIBRARIES = tuple(str(Path(p).resolve()) for p in {sysconfig.get_paths()[k] for k in ("stdlib", "purelib", "platlib")})

@@ -167,13 +167,14 @@ def test_fit_resumes_after_an_interruption_exactly_and_keeps_best_and_last_weigh
     kept = torch.load(best_weights(tmp_path / "a" / "run.pt"), weights_only=True)
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["run.best.pt", "run.epoch4.pt", "run.epoch5.pt", "run.pt"]
     assert kept["table.weight"].shape == (9, 9) and (best == 4) == torch.equal(kept["table.weight"], straight.table.weight)
-    mean = average_checkpoints([epoch_weights(tmp_path / "a" / "run.pt", e) for e in (4, 5)])
+    mean = average_checkpoints(straight, [epoch_weights(tmp_path / "a" / "run.pt", e) for e in (4, 5)])
     assert torch.equal(mean["table.weight"], straight.table.weight) is False
     last = torch.load(epoch_weights(tmp_path / "a" / "run.pt", 5), weights_only=True)["table.weight"]
     prev = torch.load(epoch_weights(tmp_path / "a" / "run.pt", 4), weights_only=True)["table.weight"]
-    assert torch.allclose(mean["table.weight"], (last + prev) / 2)
+    assert torch.allclose(mean["table.weight"], (last + prev) / 2, rtol=0, atol=1e-6)
+    assert torch.equal(straight.table.weight, last), "the model passed in keeps its own weights"
     with pytest.raises(ValueError):
-        average_checkpoints([])
+        average_checkpoints(straight, [])
 
 
 def test_bleu_two_ways():

@@ -11,6 +11,7 @@ autograded point.
 from __future__ import annotations
 
 import argparse
+import ast
 import doctest
 import hashlib
 import pprint
@@ -67,6 +68,10 @@ def load_config(path: Path = CONFIG) -> dict:
                          f"(Colab opens notebooks from GitHub), got {config.get('repository')!r}")
     repo, branch = f"{m[1]}/{m[2]}", config.get("branch", "main")
     config["raw_url"] = f"https://raw.githubusercontent.com/{repo}/{branch}/"
+    config.setdefault("published", unit_names()[-1])
+    if config["published"] not in unit_names():
+        raise SystemExit(f"{path.name}: published must name a notebook of units/ ({', '.join(unit_names())}), "
+                         f"got {config['published']!r}")
     config["colab_url"] = f"https://colab.research.google.com/github/{repo}/blob/{branch}/"
     return config
 
@@ -120,9 +125,29 @@ def add_colab_cells(student_nb: Path, config: dict) -> None:
     nbformat.write(nb, student_nb)
 
 
-def colab_setup_script(release: Path, config: dict) -> str:
+def answers_of(module: Path) -> str | None:
+    """The notebook whose exercises a module of the helper package answers (``ANSWERS = "NN_topic"`` in it), or None."""
+    for node in ast.parse(module.read_text()).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["ANSWERS"]:
+            return ast.literal_eval(node.value)
+    return None
+
+
+def helper_package(target: Path, notebook: str) -> Path:
+    """The helper package as the students of ``notebook`` get it (in its autograder zip, and in the public
+    repository while it is the newest notebook published): every module except those that answer an exercise
+    of this notebook or a later one. Such a module comes with the notebooks after the one it answers."""
+    target.mkdir(parents=True)
+    for module in sorted((ROOT / PACKAGE).glob("*.py")):
+        answered = answers_of(module)
+        if answered is None or answered < notebook:
+            shutil.copy(module, target / module.name)
+    return target
+
+
+def colab_setup_script(release: Path, package: Path, config: dict) -> str:
     """colab_setup.py of the public repository: what the Colab cell of every notebook downloads."""
-    files = {PACKAGE: [f"{PACKAGE}/{p.name}" for p in sorted((ROOT / PACKAGE).glob("*.py"))]}
+    files = {PACKAGE: [f"{PACKAGE}/{p.name}" for p in sorted(package.glob("*.py"))]}
     for folder in sorted(p for p in release.iterdir() if p.is_dir()):
         files[folder.name] = [f"notebooks/{folder.name}/tests/{p.name}" for p in sorted((folder / "tests").glob("*.py"))]
         files[folder.name].append(f"notebooks/{folder.name}/{folder.name}.ipynb")
@@ -130,18 +155,21 @@ def colab_setup_script(release: Path, config: dict) -> str:
 
 
 def publish(release: Path, target: Path, config: dict) -> None:
-    """Write the public student repository into ``target``: the released notebooks with their public
-    tests, the helper package and what installs it, and a README with Colab links."""
+    """Write the public student repository into ``target``: the notebooks published so far (course.yml's
+    ``published``: the newest one) with their public tests, the helper package as that notebook's students
+    get it (:func:`helper_package`) and what installs it, and a README with Colab links."""
     shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(release, target / "notebooks", ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
-    shutil.copytree(ROOT / PACKAGE, target / PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
+    newest = config["published"]
+    shutil.copytree(release, target / "notebooks", ignore=lambda folder, names: [
+        n for n in names if n in ("__pycache__", ".ipynb_checkpoints") or (Path(folder) == release and n > newest)])
+    helper_package(target / PACKAGE, newest)
     for f in PUBLIC_FILES:
         (target / f).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / f, target / f)
     rows = [f"| {nb.name} | [open in Colab]({config['colab_url']}notebooks/{nb.name}/{nb.name}.ipynb) |"
-            for nb in sorted(release.iterdir()) if nb.is_dir()]
+            for nb in sorted((target / "notebooks").iterdir()) if nb.is_dir()]
     (target / "README.md").write_text(STUDENT_README.format(table="\n".join(rows), repository=config["repository"]))
-    (target / "colab_setup.py").write_text(colab_setup_script(release, config))
+    (target / "colab_setup.py").write_text(colab_setup_script(target / "notebooks", target / PACKAGE, config))
 
 
 STUDENT_README = """\
@@ -292,7 +320,7 @@ def assign(master: Path, dist: Path, release: Path, config: dict) -> Built:
     with tempfile.TemporaryDirectory(prefix=f"assign-{name}-") as tmp:
         stage = Path(tmp)
         shutil.copy(master, stage / master.name)
-        shutil.copytree(ROOT / PACKAGE, stage / PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
+        helper_package(stage / PACKAGE, name)
         (stage / "requirements.txt").write_text(autograder_requirements())
         proc = subprocess.run([sys.executable, "-m", "otter", "assign", master.name, "out"],
                               cwd=stage, capture_output=True, text=True)
@@ -351,7 +379,7 @@ def main(argv=None) -> int:
             rows.append(row)
             problems += found
     publish(ROOT / "notebooks", ROOT / "dist" / "public", config)
-    print("wrote dist/public/: push it to", config["repository"])
+    print(f"wrote dist/public/ (notebooks up to {config['published']}): push it to", config["repository"])
     if rows:
         header = ["notebook", "solution", "unsolved", "seconds per grading (solution / unsolved)", "peak MB"]
         widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]

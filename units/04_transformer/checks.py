@@ -10,6 +10,7 @@ import math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from seqcourse.testing import as_notebook_state as _as_notebook
 
 _REF_SDPA = '''
 def scaled_dot_product_attention(q, k, v, mask=None):
@@ -32,21 +33,6 @@ def _mha_state(ref):
 def _attend(x, mask):
     w = torch.softmax((x @ x.transpose(-2, -1) / math.sqrt(8)).masked_fill(~mask, float("-inf")), -1)
     return w @ x
-
-
-def _as_notebook(ref, attns, grad=False):
-    # The parameters of a torch reference layer (or their gradients) under the notebook's names.
-    get = (lambda t: t.grad) if grad else (lambda t: t.detach())
-    s = {}
-    for mine, theirs in attns:
-        a = getattr(ref, theirs)
-        for n, Wn, bn in zip("qkv", get(a.in_proj_weight).chunk(3), get(a.in_proj_bias).chunk(3)):
-            s[f"{mine}.W_{n}.weight"], s[f"{mine}.W_{n}.bias"] = Wn, bn
-        s[f"{mine}.W_o.weight"], s[f"{mine}.W_o.bias"] = get(a.out_proj.weight), get(a.out_proj.bias)
-    for n, p in ref.named_parameters():
-        if n.startswith(("linear", "norm")):
-            s[("ff." if n.startswith("linear") else "") + n] = get(p)
-    return s
 
 
 def _enc_ref(d, h, d_ff, seed):

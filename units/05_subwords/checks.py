@@ -323,6 +323,8 @@ def q5_accumulate_4(nb):
 
 
 def q6_average_1(nb):
+    nb.rule("average_state_dicts", "AveragedModel", "swa_utils", "average_checkpoints", "get_ema_multi_avg_fn", "get_swa_multi_avg_fn",
+            says="the question asks for the average itself (stacked or summed tensors), not torch.optim.swa_utils or seqcourse.average_checkpoints")
     _ = torch.manual_seed(0)
     _net = nn.Sequential(nn.Linear(4, 3), nn.BatchNorm1d(3), nn.Linear(3, 2))
     _states = []

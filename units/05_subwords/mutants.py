@@ -114,6 +114,12 @@ MUTANTS = [
     M("q6_average", "only parameters (buffers dropped)", "if last.is_floating_point():", "if name.endswith(('running_mean', 'running_var')):\n            continue\n        if last.is_floating_point():", "parameters AND buffers"),
     M("q6_average", "no error for an empty list", 'raise ValueError("average_state_dicts needs at least one state dict")', "return {}", "empty list"),
     M("q6_average", "different keys accepted", "if any(set(s) != keys for s in states):", "if False:", "different keys"),
+    M("q6_average", "the library's running mean (a rule of the question)", "total = torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)",
+      "running = torch.optim.swa_utils.AveragedModel(torch.nn.ParameterList([torch.nn.Parameter(states[0][name].double(), requires_grad=False)]))\n"
+      "            for s in states[1:]:\n"
+      "                running.update_parameters(torch.nn.ParameterList([torch.nn.Parameter(s[name].double(), requires_grad=False)]))\n"
+      "            total = running.module[0].detach()",
+      "not torch.optim.swa_utils", rule=True),
 ]
 
 ALTERNATIVES = {

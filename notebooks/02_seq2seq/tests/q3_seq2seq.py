@@ -13,29 +13,10 @@ test = {   'name': 'q3_seq2seq',
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0},
-                                   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _BASES = "if True:  # the layers of the notebook\'s Encoder and Decoder, and a model around them: the stand-ins below derive from these\\n    '
-                                               'class _EncoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
-                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
-                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
-                                               '0.0)\\n    class _DecoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
-                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
-                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
-                                               '0.0)\\n            self.out = nn.Linear(hidden_size, vocab_size)\\n    class _ModelLike(nn.Module):\\n        def __init__(self, encoder, '
-                                               'decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n        def forward(self, src, src_len, tgt, '
-                                               'teacher_forcing=1.0):   # the notebook\'s own Seq2Seq.forward\\n            return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\n"  # '
-                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> _REF = _BASES + '\\n    class _RefEncoder(_EncoderLike):   # a reference encoder, so that a check does not depend on question 1\\n        def "
-                                               'forward(self, src, src_len):\\n            packed = nn.utils.rnn.pack_padded_sequence(self.dropout(self.embedding(src)), src_len.cpu(), '
-                                               'batch_first=True, enforce_sorted=False)\\n            out, state = self.rnn(packed)\\n            return nn.utils.rnn.pad_packed_sequence(out, '
-                                               'batch_first=True, total_length=src.size(1))[0], state\\n    class _RefDecoder(_DecoderLike):   # a reference decoder, so that a check does not depend '
-                                               'on question 2\\n        def forward(self, token, state):\\n            out, state = self.rnn(self.dropout(self.embedding(token)).unsqueeze(1), '
-                                               "state)\\n            return self.out(out.squeeze(1)), state\\n'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               ">>> _Ref = define('_Ref', _REF + '    _Ref = (_RefEncoder, _RefDecoder, _ModelLike)\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                   {   'code': '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _eemb, _ernn = (nn.Embedding(10, 4), nn.LSTM(4, 6, batch_first=True))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _demb, _drnn, _dlin = (nn.Embedding(8, 4), nn.LSTM(4, 6, batch_first=True), nn.Linear(6, 8))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _e, _d = (_Ref[0](10, 4, 6), _Ref[1](8, 4, 6))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _e, _d = (Encoder(10, 4, 6), Decoder(8, 4, 6))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _ = _e.load_state_dict({'embedding.weight': _eemb.weight.detach(), **{'rnn.' + k: v for k, v in _ernn.state_dict().items()}})  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _ = _d.load_state_dict({'embedding.weight': _demb.weight.detach(), **{'rnn.' + k: v for k, v in _drnn.state_dict().items()}, **{'out.' + k: v for "
@@ -49,9 +30,9 @@ test = {   'name': 'q3_seq2seq',
                                                '...     _want = _dlin(_o)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert tuple(_logits.shape) == (2, 4, 8), f'logits must be (B, T-1, C) = (2, 4, 8), got {tuple(_logits.shape)}: T-1 steps, stacked along dim 1'  # "
                                                'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> assert torch.allclose(_logits, _want, atol=1e-05), "with teacher_forcing=1 the logits must equal the decoder run over tgt[:, :-1] (never the token '
-                                               'being predicted, never <eos> as input), started from the encoder\'s final state and carrying its own state from step to step"  # doctest: '
-                                               '+REPORT_ONLY_FIRST_FAILURE\n',
+                                               '>>> assert torch.allclose(_logits, _want, atol=1e-05), "(this check uses your Encoder and Decoder: pass the checks of questions 1 and 2 first) with '
+                                               'teacher_forcing=1 the logits must equal the decoder run over tgt[:, :-1] (never the token being predicted, never <eos> as input), started from the '
+                                               'encoder\'s final state and carrying its own state from step to step"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0.5}],

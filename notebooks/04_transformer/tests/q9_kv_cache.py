@@ -12,28 +12,20 @@ test = {   'name': 'q9_kv_cache',
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert tuple(_res[1].shape) == (3, 2, 5, 4) and tuple(_res[2].shape) == (3, 2, 5, 4), 'the returned keys and values must be (N, n_h, t+1, d_k) = "
                                                "(3, 2, 5, 4): append the new position along dim 2'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> _RefMHA = define('_RefMHA', '\\nclass _RefMHA(nn.Module):\\n    # a correct multi-head attention with the notebook\\'s names (checks do not depend "
-                                               'on q2): W_q, W_k, W_v, W_o,\\n    # h, d_k, split_heads, merge_heads, forward, and the last weights in self.weights\\n    def __init__(self, d, '
-                                               'h):\\n        super().__init__()\\n        self.h, self.d_k = h, d // h\\n        self.W_q, self.W_k, self.W_v, self.W_o = (nn.Linear(d, d) for _ in '
-                                               'range(4))\\n        self.weights = None\\n    def split_heads(self, x):\\n        return x.view(x.size(0), x.size(1), self.h, self.d_k).transpose(1, '
-                                               '2)\\n    def merge_heads(self, x):\\n        return x.transpose(1, 2).reshape(x.size(0), x.size(2), self.h * self.d_k)\\n    def forward(self, query, '
-                                               'key, value, mask=None):\\n        q, k, v = self.split_heads(self.W_q(query)), self.split_heads(self.W_k(key)), '
-                                               'self.split_heads(self.W_v(value))\\n        scores = q @ k.transpose(-2, -1) / self.d_k ** 0.5\\n        if mask is not None:\\n            scores = '
-                                               'scores.masked_fill(~mask, float("-inf"))\\n        self.weights = torch.softmax(scores, dim=-1)\\n        return '
-                                               "self.W_o(self.merge_heads(self.weights @ v))\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> def _causal_mha(s, x, h):\n'
-                                               '...     B, T, d = x.shape\n'
-                                               "...     heads = lambda n: F.linear(x, s[f'W_{n}.weight'], s[f'W_{n}.bias']).view(B, T, h, d // h).transpose(1, 2)\n"
-                                               "...     q, k, v = (heads('q'), heads('k'), heads('v'))\n"
-                                               '...     out = F.scaled_dot_product_attention(q, k, v, is_causal=True).transpose(1, 2).reshape(B, T, d)\n'
-                                               "...     return (F.linear(out, s['W_o.weight'], s['W_o.bias']), k, v)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> _state = {f'W_{_n}.{_p}': torch.randn(8, 8) * 0.5 if _p == 'weight' else torch.randn(8) * 0.5 for _n in 'qkvo' for _p in ('weight', 'bias')}  # "
                                                'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _attn = _RefMHA(8, 2)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _attn = MultiHeadAttention(8, 2)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _ = _attn.load_state_dict(_state)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _torch = nn.MultiheadAttention(8, 2, batch_first=True)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> with torch.no_grad():\n'
+                                               "...     _ = _torch.in_proj_weight.copy_(torch.cat([_state[f'W_{_n}.weight'] for _n in 'qkv']))\n"
+                                               "...     _ = _torch.in_proj_bias.copy_(torch.cat([_state[f'W_{_n}.bias'] for _n in 'qkv']))\n"
+                                               "...     _ = _torch.out_proj.weight.copy_(_state['W_o.weight'])\n"
+                                               "...     _ = _torch.out_proj.bias.copy_(_state['W_o.bias'])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> _x = torch.randn(2, 3, 8)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _want, _want_k, _want_v = _causal_mha(_state, _x, 2)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _want = _torch(_x, _x, _x, attn_mask=torch.ones(3, 3, dtype=torch.bool).triu(1), need_weights=False)[0]\n'
+                                               '...     _want_k, _want_v = (_attn.split_heads(_attn.W_k(_x)), _attn.split_heads(_attn.W_v(_x)))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _out, _k, _v = cached_self_attention(_attn, _x[:, 2:], _want_k[:, :, :2], _want_v[:, :, :2])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert torch.allclose(_k, _want_k, atol=1e-05) and torch.allclose(_v, _want_v, atol=1e-05), 'on a small example (2 cached positions, 1 new), the "
                                                "returned keys and values must be the cached ones followed by split_heads(W_k(x)) and split_heads(W_v(x)) of the new position'  # doctest: "
