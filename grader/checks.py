@@ -116,6 +116,21 @@ class Unit:
                 found[name] = "\n".join(lines[start:node.end_lineno]) + "\n"
         return found
 
+    def requires(self, name: str) -> list[str]:
+        """The stand-ins that ``name``'s definition needs (its bases, the helpers it calls), each before what
+        needs it, and ``name`` last."""
+        order: list[str] = []
+
+        def visit(n: str) -> None:
+            if n in order:
+                return
+            used = {x.id for x in ast.walk(ast.parse(self.definitions[n])) if isinstance(x, ast.Name)}
+            for dep in sorted(used & set(self.definitions) - {n}):
+                visit(dep)
+            order.append(n)
+        visit(name)
+        return order
+
 
 def _bound(node: ast.stmt) -> list[str]:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -144,7 +159,8 @@ class Notebook:
     """The submitted notebook as a hidden case sees it: ``nb.NAME`` is what the notebook bound to NAME (data,
     or a :class:`sandbox.Remote` handle), ``nb.sandbox`` the :class:`sandbox.Sandbox`, ``nb.standin(name)``
     the stand-in of that name from the unit's standins.py defined where the notebook runs (once per case),
-    ``nb.define(name, source)`` the same for other source, and ``nb.uses``/``nb.rule`` the static checks of
+    ``nb.define(name, source)`` the same for other source, ``nb.here(name)`` a stand-in made on the trusted
+side, and ``nb.uses``/``nb.rule`` the static checks of
     the submitted source (:func:`uses`, :func:`rule`). The grader's own attributes win over the notebook's
     names (a student's variable ``sandbox`` changes nothing here)."""
 
@@ -161,9 +177,19 @@ class Notebook:
         return self.sandbox.define(name, source)
 
     def standin(self, name: str):
-        if name not in self._defined:
-            self._defined[name] = self.sandbox.define(name, self._unit.definitions[name])
+        for n in self._unit.requires(name):
+            if n not in self._defined:
+                self._defined[n] = self.sandbox.define(n, self._unit.definitions[n])
         return self._defined[name]
+
+    def here(self, name: str):
+        """The stand-in ``name`` made on this (trusted) side, e.g. to compute a reference with the same toy model
+        that the notebook's code gets; it sees torch, nn, F, math and the notebook's numbers and strings."""
+        env = {k: v for k, v in self._names.items() if type(v) in (int, float, str, bool)}
+        env.update(PROTECTED, __builtins__=builtins)
+        for n in self._unit.requires(name):
+            exec(compile(self._unit.definitions[n], f"unit/standins.py:{n}", "exec"), env)  # our own build output
+        return env[name]
 
     def uses(self, definition: str, *forbidden: str) -> list[str]:
         return uses(self.cells, definition, *forbidden)

@@ -100,7 +100,7 @@ def master_test_cells(notebook: str) -> list[tuple[int, str, str]]:
     return found
 
 
-def _scan(body: list[ast.stmt], strings: dict[str, str], cell: int | str, question: str, standins: dict[str, str],
+def _scan(body: list[ast.stmt], strings: dict[str, str], cell: int | str, question: str, standins: Unit,
           found: list[Definition]) -> None:
     strings = dict(strings)
     for stmt in body:   # top-level string assignments, in order (a name may be rebound)
@@ -108,8 +108,8 @@ def _scan(body: list[ast.stmt], strings: dict[str, str], cell: int | str, questi
             kind = _calls(node)
             if kind:
                 name = _resolve(node.args[0], strings) if node.args else None
-                if kind == "standin":
-                    source = standins.get(name or "")
+                if kind == "standin":   # with the stand-ins it needs (its bases), as Notebook.standin sends it
+                    source = "".join(standins.definitions[n] for n in standins.requires(name)) if name in standins.definitions else None
                 else:
                     source = _resolve(node.args[1], strings) if len(node.args) > 1 else None
                 found.append(Definition(cell, question, "swap" if kind == "swap" else "define", name or "?", source or ""))
@@ -124,7 +124,7 @@ def definitions(notebook: str) -> list[Definition]:
     helpers), with its source resolved (a test fails on one that cannot be resolved statically: it could not be
     checked). A case's question is its function's name without the case number."""
     unit = ROOT / "units" / notebook
-    standins = Unit(types.ModuleType("unused"), (unit / "standins.py").read_text()).definitions
+    standins = Unit(types.ModuleType("unused"), (unit / "standins.py").read_text())
     found: list[Definition] = []
     for index, question, text in master_test_cells(notebook):
         _scan(ast.parse(text).body, {}, index, question, standins, found)

@@ -11,40 +11,6 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-_BASES = """if True:  # the layers of the notebook's Encoder and Decoder, and a model around them: the stand-ins below derive from these
-    class _EncoderLike(nn.Module):
-        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):
-            super().__init__()
-            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)
-            self.dropout = nn.Dropout(dropout)
-            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else 0.0)
-    class _DecoderLike(nn.Module):
-        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):
-            super().__init__()
-            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)
-            self.dropout = nn.Dropout(dropout)
-            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else 0.0)
-            self.out = nn.Linear(hidden_size, vocab_size)
-    class _ModelLike(nn.Module):
-        def __init__(self, encoder, decoder):
-            super().__init__()
-            self.encoder, self.decoder = encoder, decoder
-        def forward(self, src, src_len, tgt, teacher_forcing=1.0):   # the notebook's own Seq2Seq.forward
-            return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)
-"""
-_REF = _BASES + """
-    class _RefEncoder(_EncoderLike):   # a reference encoder, so that a check does not depend on question 1
-        def forward(self, src, src_len):
-            packed = nn.utils.rnn.pack_padded_sequence(self.dropout(self.embedding(src)), src_len.cpu(), batch_first=True, enforce_sorted=False)
-            out, state = self.rnn(packed)
-            return nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=src.size(1))[0], state
-    class _RefDecoder(_DecoderLike):   # a reference decoder, so that a check does not depend on question 2
-        def forward(self, token, state):
-            out, state = self.rnn(self.dropout(self.embedding(token)).unsqueeze(1), state)
-            return self.out(out.squeeze(1)), state
-"""
-
-
 def q1_encoder_1(nb):
     _ = torch.manual_seed(1)
     _emb, _rnn = nn.Embedding(12, 5), nn.LSTM(5, 7, 2, batch_first=True)
@@ -202,29 +168,7 @@ def q2_decoder_5(nb):
 
 
 def q3_seq2seq_1(nb):
-    _Stubs = nb.define("_Stubs", _BASES + """
-    class _StubEncoder(_EncoderLike):
-        # final state (h, c), each (1, B, 1): h = 100, c = 0; counts its calls
-        def __init__(self):
-            super().__init__(12, 2, 1)
-            self.calls = 0
-        def forward(self, src, src_len):
-            self.calls += 1
-            B = src.size(0)
-            h = torch.full((1, B, 1), 100.0, device=src.device)
-            return torch.zeros(B, src.size(1), 1, device=src.device), (h, torch.zeros_like(h))
-    class _StubDecoder(_DecoderLike):
-        # predicts (token + 1) mod 9; records what it is fed; counts its steps in h
-        def __init__(self):
-            super().__init__(9, 2, 1)
-            self.fed, self.states = [], []
-        def forward(self, token, state):
-            self.fed.append(token.clone())
-            self.states.append(state[0].clone())
-            logits = 5.0 * F.one_hot((token + 1) % 9, 9).float()
-            return logits, (state[0] + 1, state[1])
-    _Stubs = (_StubEncoder, _StubDecoder)
-""")
+    _Stubs = (nb.standin("_StubEncoder"), nb.standin("_StubDecoder"))
     _src, _len = torch.tensor([[2, 5, 3], [2, 6, 3]]), torch.tensor([3, 3])
     _tgt = torch.tensor([[2, 5, 1, 7, 3], [2, 4, 3, 0, 0]])
     _enc, _dec = _Stubs[0](), _Stubs[1]()
@@ -240,29 +184,7 @@ def q3_seq2seq_1(nb):
 
 
 def q3_seq2seq_2(nb):
-    _Stubs = nb.define("_Stubs", _BASES + """
-    class _StubEncoder(_EncoderLike):
-        # final state (h, c) = zeros, each (1, B, 1)
-        def __init__(self):
-            super().__init__(12, 2, 1)
-        def forward(self, src, src_len):
-            B = src.size(0)
-            h = torch.zeros(1, B, 1, device=src.device)
-            return torch.zeros(B, src.size(1), 1, device=src.device), (h, torch.zeros_like(h))
-    class _StubDecoder(_DecoderLike):
-        # predicts (token + 1) mod 8, so its own predictions are never the true token 8; records its inputs
-        def __init__(self):
-            super().__init__(9, 2, 1)
-            self.fed = []
-        def forward(self, token, state):
-            self.fed.append(token.clone())
-            return 5.0 * F.one_hot((token + 1) % 8, 9).float(), state
-    def _run_seeded(model, src, src_len, tgt, teacher_forcing):
-        import random
-        random.seed(0)
-        return model(src, src_len, tgt, teacher_forcing=teacher_forcing)
-    _Stubs = (_StubEncoder, _StubDecoder, _run_seeded)
-""")
+    _Stubs = (nb.standin("_ZeroStateEncoder"), nb.standin("_Mod8Decoder"), nb.standin("_run_seeded"))
     _tgt = torch.tensor([[2, 5, 1, 7, 3], [2, 4, 3, 0, 0]])
     _dec = _Stubs[1]()
     _ = _Stubs[2](nb.Seq2Seq(_Stubs[0](), _dec), torch.tensor([[2, 3], [2, 3]]), torch.tensor([2, 2]), _tgt, 0.0)
@@ -275,7 +197,7 @@ def q3_seq2seq_2(nb):
 
 
 def q3_seq2seq_3(nb):
-    _Ref = nb.define("_Ref", _REF + "    _Ref = (_RefEncoder, _RefDecoder, _ModelLike)\n")
+    _Ref = (nb.standin("_RefEncoder"), nb.standin("_RefDecoder"), nb.standin("_ModelLike"))
     _grads_of = nb.standin("_seq2seq_grads")
     _ = torch.manual_seed(8)
     _eemb, _ernn = nn.Embedding(10, 4, padding_idx=0), nn.LSTM(4, 6, 2, batch_first=True)
@@ -300,23 +222,7 @@ def q3_seq2seq_3(nb):
 
 
 def q3_seq2seq_4(nb):
-    _Meta = nb.define("_Meta", _BASES + """
-    class _MetaEncoder(_EncoderLike):
-        # runs on any device, the meta device included (no packing: every sentence has its full length here)
-        def forward(self, src, src_len):
-            return self.rnn(self.dropout(self.embedding(src)))
-    class _MetaDecoder(_DecoderLike):
-        # the logits also depend on the token itself, so a token made on another device than the model's is caught; counts its steps
-        def __init__(self, *args):
-            super().__init__(*args)
-            self.steps = 0
-        def forward(self, token, state):
-            self.steps += 1
-            out, state = self.rnn(self.dropout(self.embedding(token)).unsqueeze(1), state)
-            logits = self.out(out.squeeze(1))
-            return logits + 0.0 * token.unsqueeze(1).to(logits.dtype), state
-    _Meta = (_MetaEncoder, _MetaDecoder)
-""")
+    _Meta = (nb.standin("_MetaEncoder"), nb.standin("_MetaDecoder"))
     _device_problem = nb.standin("_device_problem")
     _src, _len, _tgt = torch.tensor([[2, 5, 3], [2, 6, 3]]), torch.tensor([3, 3]), torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0]])
     for _tf in (1.0, 0.0):
@@ -328,34 +234,7 @@ def q3_seq2seq_4(nb):
 
 
 def q4_loss_1(nb):
-    _Fixed = nb.define("_Fixed", _BASES + """
-    class _ZeroEncoder(_EncoderLike):
-        # final state zeros, each (L, B, H) (not used by these checks)
-        def forward(self, src, src_len):
-            h = torch.zeros(self.rnn.num_layers, src.size(0), self.rnn.hidden_size, device=src.device)
-            return torch.zeros(src.size(0), src.size(1), self.rnn.hidden_size, device=src.device), (h, torch.zeros_like(h))
-    class _StateDecoder(_DecoderLike):
-        # logits from the state alone (not used by these checks)
-        def forward(self, token, state):
-            return self.out(state[0][-1]), state
-    class _FixedLogits(_ModelLike):
-        # a Seq2Seq whose forward returns the given logits (B, T-1, C), whatever the input; records teacher_forcing
-        def __init__(self, logits):
-            super().__init__(_ZeroEncoder(12, 2, 1), _StateDecoder(logits.size(-1), 2, 1))
-            self.logits = nn.Parameter(logits.clone())
-            self.seen_teacher_forcing = None
-        def forward(self, src, src_len, tgt, teacher_forcing=1.0):
-            self.seen_teacher_forcing = teacher_forcing
-            return self.logits
-    def _loss_grad(model, batch):
-        model.zero_grad(set_to_none=True)
-        loss, n = seq2seq_loss(model, batch)
-        if not (isinstance(loss, torch.Tensor) and loss.requires_grad):
-            return None
-        loss.backward()
-        return model.logits.grad
-    _Fixed = (_FixedLogits, _loss_grad)
-""")
+    _Fixed = (nb.standin("_FixedLogits"), nb.standin("_loss_grad"))
     _ = torch.manual_seed(4)
     _L = torch.randn(3, 4, 9)
     _tgt = torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0], [2, 8, 4, 3, 0]])
@@ -368,34 +247,7 @@ def q4_loss_1(nb):
 
 
 def q4_loss_2(nb):
-    _Fixed = nb.define("_Fixed", _BASES + """
-    class _ZeroEncoder(_EncoderLike):
-        # final state zeros, each (L, B, H) (not used by these checks)
-        def forward(self, src, src_len):
-            h = torch.zeros(self.rnn.num_layers, src.size(0), self.rnn.hidden_size, device=src.device)
-            return torch.zeros(src.size(0), src.size(1), self.rnn.hidden_size, device=src.device), (h, torch.zeros_like(h))
-    class _StateDecoder(_DecoderLike):
-        # logits from the state alone (not used by these checks)
-        def forward(self, token, state):
-            return self.out(state[0][-1]), state
-    class _FixedLogits(_ModelLike):
-        # a Seq2Seq whose forward returns the given logits (B, T-1, C), whatever the input; records teacher_forcing
-        def __init__(self, logits):
-            super().__init__(_ZeroEncoder(12, 2, 1), _StateDecoder(logits.size(-1), 2, 1))
-            self.logits = nn.Parameter(logits.clone())
-            self.seen_teacher_forcing = None
-        def forward(self, src, src_len, tgt, teacher_forcing=1.0):
-            self.seen_teacher_forcing = teacher_forcing
-            return self.logits
-    def _loss_grad(model, batch):
-        model.zero_grad(set_to_none=True)
-        loss, n = seq2seq_loss(model, batch)
-        if not (isinstance(loss, torch.Tensor) and loss.requires_grad):
-            return None
-        loss.backward()
-        return model.logits.grad
-    _Fixed = (_FixedLogits, _loss_grad)
-""")
+    _Fixed = (nb.standin("_FixedLogits"), nb.standin("_loss_grad"))
     _ = torch.manual_seed(4)
     _L = torch.randn(3, 4, 9)
     _m = _Fixed[0](_L)
@@ -408,34 +260,7 @@ def q4_loss_2(nb):
 
 
 def q4_loss_3(nb):
-    _Fixed = nb.define("_Fixed", _BASES + """
-    class _ZeroEncoder(_EncoderLike):
-        # final state zeros, each (L, B, H) (not used by these checks)
-        def forward(self, src, src_len):
-            h = torch.zeros(self.rnn.num_layers, src.size(0), self.rnn.hidden_size, device=src.device)
-            return torch.zeros(src.size(0), src.size(1), self.rnn.hidden_size, device=src.device), (h, torch.zeros_like(h))
-    class _StateDecoder(_DecoderLike):
-        # logits from the state alone (not used by these checks)
-        def forward(self, token, state):
-            return self.out(state[0][-1]), state
-    class _FixedLogits(_ModelLike):
-        # a Seq2Seq whose forward returns the given logits (B, T-1, C), whatever the input; records teacher_forcing
-        def __init__(self, logits):
-            super().__init__(_ZeroEncoder(12, 2, 1), _StateDecoder(logits.size(-1), 2, 1))
-            self.logits = nn.Parameter(logits.clone())
-            self.seen_teacher_forcing = None
-        def forward(self, src, src_len, tgt, teacher_forcing=1.0):
-            self.seen_teacher_forcing = teacher_forcing
-            return self.logits
-    def _loss_grad(model, batch):
-        model.zero_grad(set_to_none=True)
-        loss, n = seq2seq_loss(model, batch)
-        if not (isinstance(loss, torch.Tensor) and loss.requires_grad):
-            return None
-        loss.backward()
-        return model.logits.grad
-    _Fixed = (_FixedLogits, _loss_grad)
-""")
+    _Fixed = (nb.standin("_FixedLogits"), nb.standin("_loss_grad"))
     _ = torch.manual_seed(9)
     _L = torch.randn(3, 4, 9)
     _tgt = torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0], [2, 8, 4, 3, 0]])
@@ -447,34 +272,7 @@ def q4_loss_3(nb):
 
 
 def q4_loss_4(nb):
-    _Fixed = nb.define("_Fixed", _BASES + """
-    class _ZeroEncoder(_EncoderLike):
-        # final state zeros, each (L, B, H) (not used by these checks)
-        def forward(self, src, src_len):
-            h = torch.zeros(self.rnn.num_layers, src.size(0), self.rnn.hidden_size, device=src.device)
-            return torch.zeros(src.size(0), src.size(1), self.rnn.hidden_size, device=src.device), (h, torch.zeros_like(h))
-    class _StateDecoder(_DecoderLike):
-        # logits from the state alone (not used by these checks)
-        def forward(self, token, state):
-            return self.out(state[0][-1]), state
-    class _FixedLogits(_ModelLike):
-        # a Seq2Seq whose forward returns the given logits (B, T-1, C), whatever the input; records teacher_forcing
-        def __init__(self, logits):
-            super().__init__(_ZeroEncoder(12, 2, 1), _StateDecoder(logits.size(-1), 2, 1))
-            self.logits = nn.Parameter(logits.clone())
-            self.seen_teacher_forcing = None
-        def forward(self, src, src_len, tgt, teacher_forcing=1.0):
-            self.seen_teacher_forcing = teacher_forcing
-            return self.logits
-    def _loss_grad(model, batch):
-        model.zero_grad(set_to_none=True)
-        loss, n = seq2seq_loss(model, batch)
-        if not (isinstance(loss, torch.Tensor) and loss.requires_grad):
-            return None
-        loss.backward()
-        return model.logits.grad
-    _Fixed = (_FixedLogits, _loss_grad)
-""")
+    _Fixed = (nb.standin("_FixedLogits"), nb.standin("_loss_grad"))
     _ = torch.manual_seed(16)
     _L = torch.randn(2, 4, 7)
     _m = _Fixed[0](_L)
@@ -486,34 +284,7 @@ def q4_loss_4(nb):
 
 
 def q4_loss_5(nb):
-    _Fixed = nb.define("_Fixed", _BASES + """
-    class _ZeroEncoder(_EncoderLike):
-        # final state zeros, each (L, B, H) (not used by these checks)
-        def forward(self, src, src_len):
-            h = torch.zeros(self.rnn.num_layers, src.size(0), self.rnn.hidden_size, device=src.device)
-            return torch.zeros(src.size(0), src.size(1), self.rnn.hidden_size, device=src.device), (h, torch.zeros_like(h))
-    class _StateDecoder(_DecoderLike):
-        # logits from the state alone (not used by these checks)
-        def forward(self, token, state):
-            return self.out(state[0][-1]), state
-    class _FixedLogits(_ModelLike):
-        # a Seq2Seq whose forward returns the given logits (B, T-1, C), whatever the input; records teacher_forcing
-        def __init__(self, logits):
-            super().__init__(_ZeroEncoder(12, 2, 1), _StateDecoder(logits.size(-1), 2, 1))
-            self.logits = nn.Parameter(logits.clone())
-            self.seen_teacher_forcing = None
-        def forward(self, src, src_len, tgt, teacher_forcing=1.0):
-            self.seen_teacher_forcing = teacher_forcing
-            return self.logits
-    def _loss_grad(model, batch):
-        model.zero_grad(set_to_none=True)
-        loss, n = seq2seq_loss(model, batch)
-        if not (isinstance(loss, torch.Tensor) and loss.requires_grad):
-            return None
-        loss.backward()
-        return model.logits.grad
-    _Fixed = (_FixedLogits, _loss_grad)
-""")
+    _Fixed = (nb.standin("_FixedLogits"), nb.standin("_loss_grad"))
     _ = torch.manual_seed(17)
     _L = torch.randn(3, 4, 9) * 300
     _tgt = torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0], [2, 8, 4, 3, 0]])
@@ -524,29 +295,7 @@ def q4_loss_5(nb):
 
 
 def q5_greedy_1(nb):
-    _Stub = nb.define("_CountStub", _BASES + """
-    class _CountEncoder(_EncoderLike):
-        # final state (h, c), each (1, B, 1): h = each sentence's source length, the number of steps before its <eos>
-        def __init__(self):
-            super().__init__(20, 2, 1)
-        def forward(self, src, src_len):
-            B = src.size(0)
-            h = src_len.to(device=src.device, dtype=torch.float).view(1, B, 1)
-            return torch.zeros(B, src.size(1), 1, device=src.device), (h, torch.zeros_like(h))
-    class _CountDecoder(_DecoderLike):
-        # emits 4, 5, 6, ... and <eos> (3) once its countdown h reaches 0; records its inputs
-        def __init__(self):
-            super().__init__(20, 2, 1)
-            self.fed = []
-        def forward(self, token, state):
-            self.fed.append(token.clone())
-            h, c = state
-            nxt = torch.where(h[0, :, 0] <= 0, torch.full_like(token, EOS_ID), torch.clamp(token + 1, min=4))
-            return 10.0 * F.one_hot(nxt, 20).float(), (h - 1, c)
-    class _CountStub(_ModelLike):
-        def __init__(self):
-            super().__init__(_CountEncoder(), _CountDecoder())
-""")
+    _Stub = nb.standin("_CountStub")
     _stub = _Stub()
     _out = nb.greedy_decode(_stub, torch.zeros(3, 4, dtype=torch.long), torch.tensor([2, 0, 4]), max_len=10)
     _want = torch.tensor([[4, 5, 3, 0, 0], [3, 0, 0, 0, 0], [4, 5, 6, 7, 3]])
@@ -561,7 +310,7 @@ def q5_greedy_1(nb):
 
 
 def q5_greedy_2(nb):
-    _Ref = nb.define("_Ref", _REF + "    _Ref = (_RefEncoder, _RefDecoder, _ModelLike)\n")
+    _Ref = (nb.standin("_RefEncoder"), nb.standin("_RefDecoder"), nb.standin("_ModelLike"))
     _ = torch.manual_seed(5)
     _eemb, _ernn = nn.Embedding(12, 8), nn.LSTM(8, 16, 2, batch_first=True)
     _demb, _drnn, _dlin = nn.Embedding(10, 8), nn.LSTM(8, 16, 2, batch_first=True), nn.Linear(16, 10)
@@ -597,58 +346,14 @@ def q5_greedy_2(nb):
 
 
 def q5_greedy_3(nb):
-    _Stub = nb.define("_CountStub", _BASES + """
-    class _CountEncoder(_EncoderLike):
-        # final state (h, c), each (1, B, 1): h = each sentence's source length, the number of steps before its <eos>
-        def __init__(self):
-            super().__init__(20, 2, 1)
-        def forward(self, src, src_len):
-            B = src.size(0)
-            h = src_len.to(device=src.device, dtype=torch.float).view(1, B, 1)
-            return torch.zeros(B, src.size(1), 1, device=src.device), (h, torch.zeros_like(h))
-    class _CountDecoder(_DecoderLike):
-        # emits 4, 5, 6, ... and <eos> (3) once its countdown h reaches 0; records its inputs
-        def __init__(self):
-            super().__init__(20, 2, 1)
-            self.fed = []
-        def forward(self, token, state):
-            self.fed.append(token.clone())
-            h, c = state
-            nxt = torch.where(h[0, :, 0] <= 0, torch.full_like(token, EOS_ID), torch.clamp(token + 1, min=4))
-            return 10.0 * F.one_hot(nxt, 20).float(), (h - 1, c)
-    class _CountStub(_ModelLike):
-        def __init__(self):
-            super().__init__(_CountEncoder(), _CountDecoder())
-""")
+    _Stub = nb.standin("_CountStub")
     _out = nb.greedy_decode(_Stub(), torch.zeros(1, 5, dtype=torch.long), torch.tensor([3]), max_len=8)
     assert isinstance(_out, torch.Tensor) and tuple(_out.shape) == (1, 4), f"for one sentence that ends after 4 steps the result must be (1, 4), got {tuple(getattr(_out, 'shape', ()))}"
     assert _out.tolist() == [[4, 5, 6, 3]], f"for one sentence got {_out.tolist()}, expected [[4, 5, 6, 3]]"
 
 
 def q5_greedy_4(nb):
-    _Stub = nb.define("_CountStub", _BASES + """
-    class _CountEncoder(_EncoderLike):
-        # final state (h, c), each (1, B, 1): h = each sentence's source length, the number of steps before its <eos>
-        def __init__(self):
-            super().__init__(20, 2, 1)
-        def forward(self, src, src_len):
-            B = src.size(0)
-            h = src_len.to(device=src.device, dtype=torch.float).view(1, B, 1)
-            return torch.zeros(B, src.size(1), 1, device=src.device), (h, torch.zeros_like(h))
-    class _CountDecoder(_DecoderLike):
-        # emits 4, 5, 6, ... and <eos> (3) once its countdown h reaches 0; records its inputs
-        def __init__(self):
-            super().__init__(20, 2, 1)
-            self.fed = []
-        def forward(self, token, state):
-            self.fed.append(token.clone())
-            h, c = state
-            nxt = torch.where(h[0, :, 0] <= 0, torch.full_like(token, EOS_ID), torch.clamp(token + 1, min=4))
-            return 10.0 * F.one_hot(nxt, 20).float(), (h - 1, c)
-    class _CountStub(_ModelLike):
-        def __init__(self):
-            super().__init__(_CountEncoder(), _CountDecoder())
-""")
+    _Stub = nb.standin("_CountStub")
     _side_effects = nb.standin("_side_effects")
     _run = nb.standin("_run_greedy")
     _stub = _Stub().train()
@@ -670,60 +375,14 @@ def q6_translate_1(nb):
 
 
 def q6_translate_2(nb):
-    _Stub = nb.define("_LengthStub", _BASES + """
-    class _LengthEncoder(_EncoderLike):
-        # final state (h, c), each (1, B, 1): h = each sentence's number of source ids (<sos>, <eos> included); records its batch sizes
-        def __init__(self):
-            super().__init__(8, 2, 1)
-            self.batches = []
-        def forward(self, src, src_len):
-            B = src.size(0)
-            self.batches.append(B)
-            h = src_len.to(device=src.device, dtype=torch.float).view(1, B, 1)
-            return torch.zeros(B, src.size(1), 1, device=src.device), (h, torch.zeros_like(h))
-    class _LengthDecoder(_DecoderLike):
-        # writes id 4 while its countdown h is positive, then <eos>
-        def __init__(self):
-            super().__init__(6, 2, 1)
-        def forward(self, token, state):
-            h, c = state
-            nxt = torch.where(h[0, :, 0] <= 0, torch.full_like(token, EOS_ID), torch.full_like(token, 4))
-            return 10.0 * F.one_hot(nxt, 6).float(), (h - 1, c)
-    class _LengthStub(_ModelLike):
-        # a stand-in model that writes one "1" (id 4) per source id
-        def __init__(self):
-            super().__init__(_LengthEncoder(), _LengthDecoder())
-""")
+    _Stub = nb.standin("_LengthStub")
     _sv, _tv = nb.Vocab.build([["one", "two"]]), nb.Vocab.build([["1", "2"]])
     _res = nb.translate(_Stub(), ["one two one two one", "two", "two two two two two two two two two two"], _sv, _tv, max_len=4)
     assert _res == [["1"] * 4, ["1"] * 3, ["1"] * 4], f"with max_len=4 a stand-in that writes one '1' per source id gave {_res}, expected {[['1'] * 4, ['1'] * 3, ['1'] * 4]}: pass max_len on to greedy_decode"
 
 
 def q6_translate_3(nb):
-    _Stub = nb.define("_LengthStub", _BASES + """
-    class _LengthEncoder(_EncoderLike):
-        # final state (h, c), each (1, B, 1): h = each sentence's number of source ids (<sos>, <eos> included); records its batch sizes
-        def __init__(self):
-            super().__init__(8, 2, 1)
-            self.batches = []
-        def forward(self, src, src_len):
-            B = src.size(0)
-            self.batches.append(B)
-            h = src_len.to(device=src.device, dtype=torch.float).view(1, B, 1)
-            return torch.zeros(B, src.size(1), 1, device=src.device), (h, torch.zeros_like(h))
-    class _LengthDecoder(_DecoderLike):
-        # writes id 4 while its countdown h is positive, then <eos>
-        def __init__(self):
-            super().__init__(6, 2, 1)
-        def forward(self, token, state):
-            h, c = state
-            nxt = torch.where(h[0, :, 0] <= 0, torch.full_like(token, EOS_ID), torch.full_like(token, 4))
-            return 10.0 * F.one_hot(nxt, 6).float(), (h - 1, c)
-    class _LengthStub(_ModelLike):
-        # a stand-in model that writes one "1" (id 4) per source id
-        def __init__(self):
-            super().__init__(_LengthEncoder(), _LengthDecoder())
-""")
+    _Stub = nb.standin("_LengthStub")
     _sv, _tv = nb.Vocab.build([["one", "two"]]), nb.Vocab.build([["1", "2"]])
     _stub = _Stub()
     _sentences = ["one", "two two", "one two one", "two", "one one one one"]

@@ -5,18 +5,9 @@ grader sees it (``grader.checks.Notebook``: its names as data or handles into th
 
 from __future__ import annotations
 
-import math
 
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
-
-
-def _here(nb, source: str, name: str):
-    """``name`` as ``source`` defines it on this (trusted) side, with the notebook's special token ids."""
-    found = {"torch": torch, "nn": nn, "F": F, "math": math, "PAD_ID": nb.PAD_ID, "SOS_ID": nb.SOS_ID, "EOS_ID": nb.EOS_ID}
-    exec(source, found)
-    return found[name]
 
 
 _REF_MASKED_SOFTMAX = """
@@ -28,40 +19,7 @@ def attention(score, query, keys, values, mask):
     w = torch.softmax(score(query, keys).masked_fill(~mask, -1e9), -1)
     return torch.einsum("bs,bsd->bd", w, values), w
 """
-_DESIGNED = """
-class _Designed(nn.Module):
-    \"\"\"Next-token logits depend on the last token only: rows[last][next] (default -5).\"\"\"
-    def __init__(self, rows):
-        super().__init__()
-        self.anchor = nn.Parameter(torch.zeros(1))
-        self.table = torch.full((8, 8), -5.0)
-        for last, nexts in rows.items():
-            for tok, logit in nexts.items():
-                self.table[last, tok] = logit
-    def start(self, src, src_len):
-        return {"dummy": torch.zeros(src.size(0))}
-    def step(self, tokens, state):
-        return torch.log_softmax(self.table[tokens], -1), state
-"""
-_TOY = """
-class _MarkovToy(nn.Module):
-    \"\"\"A stand-in for a translation model: the log-probabilities of the next token depend on the sentence
-    (its first source token), on its length and on a running hash of the tokens fed so far (so a search that
-    mixes up hypotheses, or does not pass src and src_len on, is caught). A module with a parameter, as a model has.\"\"\"
-    def __init__(self, batch, vocab, seed, eos_bias=0.0):
-        super().__init__()
-        self.anchor = nn.Parameter(torch.zeros(1))
-        g = torch.Generator().manual_seed(seed)
-        logits = torch.randn(batch, 13, vocab, generator=g, dtype=torch.float64) * 2
-        logits[:, :, EOS_ID] += eos_bias
-        logits[:, :, [PAD_ID, SOS_ID]] = -50.0      # never produced
-        self.table = torch.log_softmax(logits, -1).float()   # float32, as the real model's step
-    def start(self, src, src_len):
-        return {"sentence": src[:, 0].clone(), "hash": torch.as_tensor(src_len).to(src.device) % 13}
-    def step(self, tokens, state):
-        h = (state["hash"] * 5 + tokens + 1) % 13
-        return self.table[state["sentence"], h], {"sentence": state["sentence"], "hash": h}
-"""
+_REF_LENGTH_PENALTY = "def length_penalty(length, alpha):\n    return ((5 + length) / 6) ** alpha\n"  # GNMT's lp(|Y|)
 _HINT = ("Check: running scores start at [0, -inf, ...]; top 2β candidates of scores[:, :, None] + log_probs; an <eos> candidate of rank < β is finished and set aside "
         "(not dropped, not kept in the beam); the state reordered to follow each hypothesis's beam (row b * β + k); model.start gets src and src_len as given; "
         "a sentence stops after β finished; the winner has the best score / lp(|Y|) with |Y| counting <eos>, the length penalty applied once")
@@ -132,6 +90,20 @@ def _ref_beam(nb, model, src, src_len, K, max_len, alpha):
                 break
         result.append(max(finished, key=lambda f: f[0]))
     return [toks for _, toks in result], torch.tensor([s for s, _ in result], dtype=torch.float64)
+
+
+def _parity(nb, configs):
+    # your beam search against the reference on toy models (seed, (lengths, C, beam_size, max_len, alpha, eos_bias))
+    _LocalToy = nb.here("_MarkovToy")       # here: the reference side
+    _MarkovToy = nb.standin("_MarkovToy")   # where your code runs: the model your beam search calls
+    for _seed, (_lengths, _V, _K, _max, _alpha, _bias) in configs:
+        _src, _len = _batch(_lengths)
+        _B = len(_lengths)
+        _want_h, _want_s = _ref_beam(nb, _LocalToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, _K, _max, _alpha)
+        _got_h, _got_s = nb.beam_search(_MarkovToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, beam_size=_K, max_len=_max, alpha=_alpha)
+        _case = f"(B={_B}, C={_V}, beam_size={_K}, max_len={_max}, alpha={_alpha})"
+        assert _got_h == _want_h, f"{_case}: got {_got_h}, expected {_want_h}. {_HINT}"
+        assert isinstance(_got_s, torch.Tensor) and tuple(_got_s.shape) == tuple(_want_s.shape) and torch.allclose(_got_s.double(), _want_s, atol=1e-4), f"{_case}: the returned scores {_got_s.tolist() if isinstance(_got_s, torch.Tensor) else _got_s} differ from the expected {_want_s.tolist()}: return log p / lp(|Y|), the length penalty applied once"
 
 
 def q1_dot_general_1(nb):
@@ -563,7 +535,7 @@ def q6_length_penalty_3(nb):
 
 def q7_beam_search_1(nb):
     _ShortIsBest = nb.standin("_ShortIsBest")
-    with nb.sandbox.swap("length_penalty", "def length_penalty(length, alpha):\n    return ((5 + length) / 6) ** alpha\n"):   # your beam search is checked with a correct length penalty
+    with nb.sandbox.swap("length_penalty", _REF_LENGTH_PENALTY):   # your beam search is checked with a correct length penalty
         _h, _s = nb.beam_search(_ShortIsBest(), torch.zeros(2, 3, dtype=torch.long), torch.tensor([3, 3]), beam_size=3, max_len=6, alpha=0.6)
         assert _h == [[], []], f"got {_h}: the hypothesis that ended with <eos> at step 1 is the best one and must be returned. Finished hypotheses are set aside, not dropped"
         _want = float(torch.log_softmax(torch.tensor([0.0, 0.0, 0.0, 2.5, 2.0, 0.0, 0.0, 0.0], dtype=torch.float64), -1)[nb.EOS_ID])
@@ -571,8 +543,8 @@ def q7_beam_search_1(nb):
 
 
 def q7_beam_search_2(nb):
-    _Designed = nb.define("_Designed", _DESIGNED)
-    with nb.sandbox.swap("length_penalty", "def length_penalty(length, alpha):\n    return ((5 + length) / 6) ** alpha\n"):   # your beam search is checked with a correct length penalty
+    _Designed = nb.standin("_Designed")
+    with nb.sandbox.swap("length_penalty", _REF_LENGTH_PENALTY):   # your beam search is checked with a correct length penalty
         _one = torch.zeros(1, 3, dtype=torch.long), torch.tensor([3])
         _h, _ = nb.beam_search(_Designed({nb.SOS_ID: {nb.EOS_ID: 2.0, 4: 1.9, 5: 1.8}, 4: {6: 5.0}, 6: {6: 5.0}, 5: {nb.EOS_ID: 10.0}}), *_one, beam_size=2, max_len=5, alpha=2.0)
         assert _h == [[5]], f"got {_h}, expected [[5]]: at step 1 the top candidates are <eos>, 4, 5; <eos> is finished and the beam is refilled to β = 2 with 4 and 5 from the top 2β candidates. Then 5 -> <eos> finishes and wins with the length penalty lp(|Y|)"
@@ -581,10 +553,10 @@ def q7_beam_search_2(nb):
 
 
 def q7_beam_search_3(nb):
-    _LocalToy = _here(nb, _TOY, "_MarkovToy")   # here: the reference side (greedy search is computed with it)
-    _MarkovToy = nb.define("_MarkovToy", _TOY)     # where your code runs: the model your beam search calls
-    _Designed = nb.define("_Designed", _DESIGNED)
-    with nb.sandbox.swap("length_penalty", "def length_penalty(length, alpha):\n    return ((5 + length) / 6) ** alpha\n"):   # your beam search is checked with a correct length penalty
+    _LocalToy = nb.here("_MarkovToy")   # here: the reference side (greedy search is computed with it)
+    _MarkovToy = nb.standin("_MarkovToy")     # where your code runs: the model your beam search calls
+    _Designed = nb.standin("_Designed")
+    with nb.sandbox.swap("length_penalty", _REF_LENGTH_PENALTY):   # your beam search is checked with a correct length penalty
         _one = torch.zeros(1, 3, dtype=torch.long), torch.tensor([3])
         _h, _ = nb.beam_search(_Designed({nb.SOS_ID: {4: 2.0, nb.EOS_ID: 1.9}, 4: {6: 5.0}, 6: {6: 5.0}}), *_one, beam_size=1, max_len=5, alpha=0.6)
         assert _h == [[4, 6, 6, 6, 6]], f"beam_size=1 gave {_h}, greedy gives [[4, 6, 6, 6, 6]] (<eos> second best at step 1): with β = 1 beam search must equal greedy search"
@@ -595,69 +567,27 @@ def q7_beam_search_3(nb):
 
 
 def q7_beam_search_4(nb):
-    _LocalToy = _here(nb, _TOY, "_MarkovToy")   # here: the reference side (greedy search is computed with it)
-    _MarkovToy = nb.define("_MarkovToy", _TOY)     # where your code runs: the model your beam search calls
-    def _parity(configs):
-        for _seed, (_lengths, _V, _K, _max, _alpha, _bias) in configs:
-            _src, _len = _batch(_lengths)
-            _B = len(_lengths)
-            _want_h, _want_s = _ref_beam(nb, _LocalToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, _K, _max, _alpha)
-            _got_h, _got_s = nb.beam_search(_MarkovToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, beam_size=_K, max_len=_max, alpha=_alpha)
-            _case = f"(B={_B}, C={_V}, beam_size={_K}, max_len={_max}, alpha={_alpha})"
-            assert _got_h == _want_h, f"{_case}: got {_got_h}, expected {_want_h}. {_HINT}"
-            assert isinstance(_got_s, torch.Tensor) and tuple(_got_s.shape) == tuple(_want_s.shape) and torch.allclose(_got_s.double(), _want_s, atol=1e-4), f"{_case}: the returned scores {_got_s.tolist() if isinstance(_got_s, torch.Tensor) else _got_s} differ from the expected {_want_s.tolist()}: return log p / lp(|Y|), the length penalty applied once"
-    with nb.sandbox.swap("length_penalty", "def length_penalty(length, alpha):\n    return ((5 + length) / 6) ** alpha\n"):   # your beam search is checked with a correct length penalty
-        _parity([(10, ([3, 5, 2, 4], 9, 3, 7, 0.6, 0.5)), (11, ([4, 2, 6], 12, 5, 8, 1.0, 0.5))])
+    with nb.sandbox.swap("length_penalty", _REF_LENGTH_PENALTY):   # your beam search is checked with a correct length penalty
+        _parity(nb, [(10, ([3, 5, 2, 4], 9, 3, 7, 0.6, 0.5)), (11, ([4, 2, 6], 12, 5, 8, 1.0, 0.5))])
 
 
 def q7_beam_search_5(nb):
-    _LocalToy = _here(nb, _TOY, "_MarkovToy")   # here: the reference side (greedy search is computed with it)
-    _MarkovToy = nb.define("_MarkovToy", _TOY)     # where your code runs: the model your beam search calls
-    def _parity(configs):
-        for _seed, (_lengths, _V, _K, _max, _alpha, _bias) in configs:
-            _src, _len = _batch(_lengths)
-            _B = len(_lengths)
-            _want_h, _want_s = _ref_beam(nb, _LocalToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, _K, _max, _alpha)
-            _got_h, _got_s = nb.beam_search(_MarkovToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, beam_size=_K, max_len=_max, alpha=_alpha)
-            _case = f"(B={_B}, C={_V}, beam_size={_K}, max_len={_max}, alpha={_alpha})"
-            assert _got_h == _want_h, f"{_case}: got {_got_h}, expected {_want_h}. {_HINT}"
-            assert isinstance(_got_s, torch.Tensor) and tuple(_got_s.shape) == tuple(_want_s.shape) and torch.allclose(_got_s.double(), _want_s, atol=1e-4), f"{_case}: the returned scores {_got_s.tolist() if isinstance(_got_s, torch.Tensor) else _got_s} differ from the expected {_want_s.tolist()}: return log p / lp(|Y|), the length penalty applied once"
-    with nb.sandbox.swap("length_penalty", "def length_penalty(length, alpha):\n    return ((5 + length) / 6) ** alpha\n"):   # your beam search is checked with a correct length penalty
-        _parity([(12, ([2, 7, 3, 5, 4], 8, 2, 6, 0.0, 0.0)), (13, ([6, 3], 10, 4, 9, 2.0, 1.0))])
+    with nb.sandbox.swap("length_penalty", _REF_LENGTH_PENALTY):   # your beam search is checked with a correct length penalty
+        _parity(nb, [(12, ([2, 7, 3, 5, 4], 8, 2, 6, 0.0, 0.0)), (13, ([6, 3], 10, 4, 9, 2.0, 1.0))])
 
 
 def q7_beam_search_6(nb):
-    _LocalToy = _here(nb, _TOY, "_MarkovToy")   # here: the reference side (greedy search is computed with it)
-    _MarkovToy = nb.define("_MarkovToy", _TOY)     # where your code runs: the model your beam search calls
-    _Designed = nb.define("_Designed", _DESIGNED)
-    def _parity(configs):
-        for _seed, (_lengths, _V, _K, _max, _alpha, _bias) in configs:
-            _src, _len = _batch(_lengths)
-            _B = len(_lengths)
-            _want_h, _want_s = _ref_beam(nb, _LocalToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, _K, _max, _alpha)
-            _got_h, _got_s = nb.beam_search(_MarkovToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, beam_size=_K, max_len=_max, alpha=_alpha)
-            _case = f"(B={_B}, C={_V}, beam_size={_K}, max_len={_max}, alpha={_alpha})"
-            assert _got_h == _want_h, f"{_case}: got {_got_h}, expected {_want_h}. {_HINT}"
-            assert isinstance(_got_s, torch.Tensor) and tuple(_got_s.shape) == tuple(_want_s.shape) and torch.allclose(_got_s.double(), _want_s, atol=1e-4), f"{_case}: the returned scores {_got_s.tolist() if isinstance(_got_s, torch.Tensor) else _got_s} differ from the expected {_want_s.tolist()}: return log p / lp(|Y|), the length penalty applied once"
-    with nb.sandbox.swap("length_penalty", "def length_penalty(length, alpha):\n    return ((5 + length) / 6) ** alpha\n"):   # your beam search is checked with a correct length penalty
+    _Designed = nb.standin("_Designed")
+    with nb.sandbox.swap("length_penalty", _REF_LENGTH_PENALTY):   # your beam search is checked with a correct length penalty
         _h, _s = nb.beam_search(_Designed({nb.SOS_ID: {4: 3.0, nb.EOS_ID: -30.0}, 4: {4: 3.0, nb.EOS_ID: -30.0}}), torch.zeros(1, 3, dtype=torch.long), torch.tensor([3]), beam_size=2, max_len=4, alpha=0.6)
         assert _h == [[4, 4, 4, 4]], f"with a model that (almost) never ends a sentence and max_len=4, got {_h}, expected [[4, 4, 4, 4]]: use the max_len argument (at t = max_len the hypotheses of the beam are finished)"
-        _parity([(14, ([5, 2, 4], 9, 3, 6, 1.5, 0.0))])
+        _parity(nb, [(14, ([5, 2, 4], 9, 3, 6, 1.5, 0.0))])
 
 
 def q7_beam_search_7(nb):
-    _LocalToy = _here(nb, _TOY, "_MarkovToy")   # here: the reference side (greedy search is computed with it)
-    _MarkovToy = nb.define("_MarkovToy", _TOY)     # where your code runs: the model your beam search calls
-    def _parity(configs):
-        for _seed, (_lengths, _V, _K, _max, _alpha, _bias) in configs:
-            _src, _len = _batch(_lengths)
-            _B = len(_lengths)
-            _want_h, _want_s = _ref_beam(nb, _LocalToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, _K, _max, _alpha)
-            _got_h, _got_s = nb.beam_search(_MarkovToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, beam_size=_K, max_len=_max, alpha=_alpha)
-            _case = f"(B={_B}, C={_V}, beam_size={_K}, max_len={_max}, alpha={_alpha})"
-            assert _got_h == _want_h, f"{_case}: got {_got_h}, expected {_want_h}. {_HINT}"
-            assert isinstance(_got_s, torch.Tensor) and tuple(_got_s.shape) == tuple(_want_s.shape) and torch.allclose(_got_s.double(), _want_s, atol=1e-4), f"{_case}: the returned scores {_got_s.tolist() if isinstance(_got_s, torch.Tensor) else _got_s} differ from the expected {_want_s.tolist()}: return log p / lp(|Y|), the length penalty applied once"
-    with nb.sandbox.swap("length_penalty", "def length_penalty(length, alpha):\n    return ((5 + length) / 6) ** alpha\n"):   # your beam search is checked with a correct length penalty
+    _LocalToy = nb.here("_MarkovToy")   # here: the reference side (greedy search is computed with it)
+    _MarkovToy = nb.standin("_MarkovToy")     # where your code runs: the model your beam search calls
+    with nb.sandbox.swap("length_penalty", _REF_LENGTH_PENALTY):   # your beam search is checked with a correct length penalty
         _src, _len = _batch([4])
         _want_h, _want_s = _ref_beam(nb, _LocalToy(1, 9, seed=15, eos_bias=-0.5), _src, _len, 3, 6, 0.6)
         _res = nb.beam_search(_MarkovToy(1, 9, seed=15, eos_bias=-0.5), _src, _len, beam_size=3, max_len=6, alpha=0.6)

@@ -30,3 +30,37 @@ class _ShortIsBest(nn.Module):
         logits[:, EOS_ID] = torch.where(state["t"] == 0, 2.5, -30.0)
         logits[:, 4] = 2.0
         return torch.log_softmax(logits, -1), {"t": state["t"] + 1}
+
+
+class _Designed(nn.Module):
+    """Next-token logits depend on the last token only: rows[last][next] (default -5)."""
+    def __init__(self, rows):
+        super().__init__()
+        self.anchor = nn.Parameter(torch.zeros(1))
+        self.table = torch.full((8, 8), -5.0)
+        for last, nexts in rows.items():
+            for tok, logit in nexts.items():
+                self.table[last, tok] = logit
+    def start(self, src, src_len):
+        return {"dummy": torch.zeros(src.size(0))}
+    def step(self, tokens, state):
+        return torch.log_softmax(self.table[tokens], -1), state
+
+
+class _MarkovToy(nn.Module):
+    """A stand-in for a translation model: the log-probabilities of the next token depend on the sentence
+    (its first source token), on its length and on a running hash of the tokens fed so far (so a search that
+    mixes up hypotheses, or does not pass src and src_len on, is caught). A module with a parameter, as a model has."""
+    def __init__(self, batch, vocab, seed, eos_bias=0.0):
+        super().__init__()
+        self.anchor = nn.Parameter(torch.zeros(1))
+        g = torch.Generator().manual_seed(seed)
+        logits = torch.randn(batch, 13, vocab, generator=g, dtype=torch.float64) * 2
+        logits[:, :, EOS_ID] += eos_bias
+        logits[:, :, [PAD_ID, SOS_ID]] = -50.0      # never produced
+        self.table = torch.log_softmax(logits, -1).float()   # float32, as the real model's step
+    def start(self, src, src_len):
+        return {"sentence": src[:, 0].clone(), "hash": torch.as_tensor(src_len).to(src.device) % 13}
+    def step(self, tokens, state):
+        h = (state["hash"] * 5 + tokens + 1) % 13
+        return self.table[state["sentence"], h], {"sentence": state["sentence"], "hash": h}

@@ -11,6 +11,17 @@ import torch
 import torch.nn.functional as F
 
 _V = 400
+# a correct mask_tokens (BERT's 80/10/10), swapped in so that a check of the loss does not depend on question 4
+_REF_MASK_TOKENS = """
+def mask_tokens(ids, vocab_size, generator, mask_prob=0.15):
+    chosen = (torch.rand(ids.shape, generator=generator, device=ids.device) < mask_prob) & (ids >= N_SPECIAL)
+    labels = torch.where(chosen, ids, torch.full_like(ids, IGNORE))
+    action = torch.rand(ids.shape, generator=generator, device=ids.device)
+    random_ids = torch.randint(N_SPECIAL, vocab_size, ids.shape, generator=generator, device=ids.device)
+    inputs = torch.where(chosen & (action < 0.8), torch.full_like(ids, MASK_ID), ids)
+    inputs = torch.where(chosen & (action >= 0.8) & (action < 0.9), random_ids, inputs)
+    return inputs, labels
+"""
 
 
 def _mcc(p, t):
@@ -301,18 +312,8 @@ def q4_mlm_mask_5(nb):
 def q5_mlm_loss_1(nb):
     _Recorder = nb.standin("_Recorder")
     _run_mlm = nb.standin("_run_mlm")
-    _mask_ref = """
-def mask_tokens(ids, vocab_size, generator, mask_prob=0.15):
-    chosen = (torch.rand(ids.shape, generator=generator, device=ids.device) < mask_prob) & (ids >= N_SPECIAL)
-    labels = torch.where(chosen, ids, torch.full_like(ids, IGNORE))
-    action = torch.rand(ids.shape, generator=generator, device=ids.device)
-    random_ids = torch.randint(N_SPECIAL, vocab_size, ids.shape, generator=generator, device=ids.device)
-    inputs = torch.where(chosen & (action < 0.8), torch.full_like(ids, MASK_ID), ids)
-    inputs = torch.where(chosen & (action >= 0.8) & (action < 0.9), random_ids, inputs)
-    return inputs, labels
-"""
     _ = torch.manual_seed(1)
-    with nb.sandbox.swap("mask_tokens", _mask_ref):
+    with nb.sandbox.swap("mask_tokens", _REF_MASK_TOKENS):
         for _B, _T, _V, _seed in ((9, 15, 60, 3), (4, 30, 25, 4)):
             _model = _Recorder(_V)
             _ids = torch.randint(nb.N_SPECIAL, _V, (_B, _T))
@@ -331,18 +332,8 @@ def mask_tokens(ids, vocab_size, generator, mask_prob=0.15):
 def q5_mlm_loss_2(nb):
     _Recorder = nb.standin("_Recorder")
     _run_mlm = nb.standin("_run_mlm")
-    _mask_ref = """
-def mask_tokens(ids, vocab_size, generator, mask_prob=0.15):
-    chosen = (torch.rand(ids.shape, generator=generator, device=ids.device) < mask_prob) & (ids >= N_SPECIAL)
-    labels = torch.where(chosen, ids, torch.full_like(ids, IGNORE))
-    action = torch.rand(ids.shape, generator=generator, device=ids.device)
-    random_ids = torch.randint(N_SPECIAL, vocab_size, ids.shape, generator=generator, device=ids.device)
-    inputs = torch.where(chosen & (action < 0.8), torch.full_like(ids, MASK_ID), ids)
-    inputs = torch.where(chosen & (action >= 0.8) & (action < 0.9), random_ids, inputs)
-    return inputs, labels
-"""
     _ = torch.manual_seed(2)
-    with nb.sandbox.swap("mask_tokens", _mask_ref):
+    with nb.sandbox.swap("mask_tokens", _REF_MASK_TOKENS):
         _model = _Recorder(30)
         _ids = torch.randint(nb.N_SPECIAL, 30, (8, 20))
         _ids[:, 0] = nb.CLS_ID
@@ -377,18 +368,8 @@ def q5_mlm_loss_4(nb):
     _Recorder = nb.standin("_Recorder")
     _run_mlm = nb.standin("_run_mlm")
     _loss_effects = nb.standin("_loss_effects")
-    _mask_ref = """
-def mask_tokens(ids, vocab_size, generator, mask_prob=0.15):
-    chosen = (torch.rand(ids.shape, generator=generator, device=ids.device) < mask_prob) & (ids >= N_SPECIAL)
-    labels = torch.where(chosen, ids, torch.full_like(ids, IGNORE))
-    action = torch.rand(ids.shape, generator=generator, device=ids.device)
-    random_ids = torch.randint(N_SPECIAL, vocab_size, ids.shape, generator=generator, device=ids.device)
-    inputs = torch.where(chosen & (action < 0.8), torch.full_like(ids, MASK_ID), ids)
-    inputs = torch.where(chosen & (action >= 0.8) & (action < 0.9), random_ids, inputs)
-    return inputs, labels
-"""
     _ = torch.manual_seed(4)
-    with nb.sandbox.swap("mask_tokens", _mask_ref):
+    with nb.sandbox.swap("mask_tokens", _REF_MASK_TOKENS):
         _model = _Recorder(25)
         _ids = torch.randint(nb.N_SPECIAL, 25, (1, 40))
         _ids[0, 0] = nb.CLS_ID
