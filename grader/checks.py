@@ -35,6 +35,8 @@ from pathlib import Path
 import torch
 from otter.test_files import OKTestFile
 
+from seqcourse.testing import standin_definitions, standin_requires
+
 from .sandbox import RemoteError, Sandbox, SandboxError
 
 PROTECTED = {"torch": torch, "nn": torch.nn, "F": torch.nn.functional, "math": math}
@@ -107,39 +109,11 @@ class Unit:
     @functools.cached_property
     def definitions(self) -> dict[str, str]:
         """{name: source of the top-level statement of standins.py that binds it}, comments above included."""
-        found, lines = {}, self.standins.splitlines()
-        for node in ast.parse(self.standins).body:
-            start = node.lineno - 1
-            while start > 0 and lines[start - 1].startswith("#"):
-                start -= 1
-            for name in _bound(node):
-                found[name] = "\n".join(lines[start:node.end_lineno]) + "\n"
-        return found
+        return standin_definitions(self.standins)
 
     def requires(self, name: str) -> list[str]:
-        """The stand-ins that ``name``'s definition needs (its bases, the helpers it calls), each before what
-        needs it, and ``name`` last."""
-        order: list[str] = []
-
-        def visit(n: str) -> None:
-            if n in order:
-                return
-            used = {x.id for x in ast.walk(ast.parse(self.definitions[n])) if isinstance(x, ast.Name)}
-            for dep in sorted(used & set(self.definitions) - {n}):
-                visit(dep)
-            order.append(n)
-        visit(name)
-        return order
-
-
-def _bound(node: ast.stmt) -> list[str]:
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return [node.name]
-    if isinstance(node, (ast.Import, ast.ImportFrom)):
-        return [(a.asname or a.name).split(".")[0] for a in node.names]
-    if isinstance(node, ast.Assign):
-        return [t.id for t in node.targets if isinstance(t, ast.Name)]
-    return []
+        """The stand-ins that ``name``'s definition needs, each before what needs it, and ``name`` last."""
+        return standin_requires(self.definitions, name)
 
 
 def load_unit(source: Path) -> Unit:

@@ -3,12 +3,16 @@
 
 A check gets a helper where the student's code runs with ``define``, e.g.
 ``_grads = define("_grads", "from seqcourse.testing import grads as _grads")``: the helper then calls
-the student's code there and answers with plain data (tensors, strings, dicts).
+the student's code there and answers with plain data (tensors, strings, dicts). A stand-in of the notebook's
+own (a toy model) is defined once, in its unit's ``standins.py``: a master's public check says
+``define("_Bigram", standin("_Bigram"))``, and the build writes the source in place of ``standin(...)``.
 """
 
 from __future__ import annotations
 
+import ast
 import sys
+from pathlib import Path
 
 import torch
 
@@ -26,6 +30,55 @@ def define(name: str, source: str):
         return sandbox.define(name, source)
     exec(compile(source, f"<{name}>", "exec"), env)
     return env[name]
+
+
+def standin_definitions(source: str) -> dict[str, str]:
+    """{name: source} of the top-level definitions of a unit's standins.py (functions, classes, imports and
+    assignments), each with the comment lines right above it."""
+    found, lines = {}, source.splitlines()
+    for node in ast.parse(source).body:
+        start = node.lineno - 1
+        while start > 0 and lines[start - 1].startswith("#"):
+            start -= 1
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [node.name]
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [(a.asname or a.name).split(".")[0] for a in node.names]
+        elif isinstance(node, ast.Assign):
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        else:
+            names = []
+        for name in names:
+            found[name] = "\n".join(lines[start:node.end_lineno]) + "\n"
+    return found
+
+
+def standin_requires(definitions: dict[str, str], name: str) -> list[str]:
+    """The definitions that ``name``'s needs (its bases, the helpers it calls), each before what needs it, and
+    ``name`` last."""
+    order: list[str] = []
+
+    def visit(n: str) -> None:
+        if n in order:
+            return
+        used = {x.id for x in ast.walk(ast.parse(definitions[n])) if isinstance(x, ast.Name)}
+        for dep in sorted(used & set(definitions) - {n}):
+            visit(dep)
+        order.append(n)
+    visit(name)
+    return order
+
+
+def standin(name: str, path: str | Path = "standins.py") -> str:
+    """The source of the stand-in ``name`` (with the definitions it needs) from a unit's standins.py: what a public
+    check of a master passes to ``define``, read from the unit's folder when the master is opened there. The
+    course build writes this source into the checks that students get, so their copies never read a file."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} not found: open the master in its unit folder (units/NN_topic/), where "
+                                "standins.py is; students' copies of the checks carry the stand-ins' source")
+    definitions = standin_definitions(path.read_text())
+    return "".join(definitions[n] for n in standin_requires(definitions, name))
 
 
 def _tensors(obj) -> list:

@@ -141,3 +141,18 @@ def pytest_collection_modifyitems(items):
     grouped = sorted((items[i] for i in slots), key=lambda item: first.setdefault(item.callspec.params["nb"], len(first)))
     for i, item in zip(slots, grouped):
         items[i] = item
+
+
+def resolve_string(node, strings: dict[str, str]) -> str | None:
+    """The string an expression of a check's code stands for, statically: a constant, a name bound to one
+    (``strings``), or a ``+`` of those; None otherwise."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name):
+        return strings.get(node.id)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = resolve_string(node.left, strings), resolve_string(node.right, strings)
+        return None if left is None or right is None else left + right
+    return None

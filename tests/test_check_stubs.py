@@ -39,7 +39,7 @@ import pytest
 import torch
 import torch.nn as nn
 
-from conftest import ROOT
+from conftest import ROOT, resolve_string as _resolve
 from course import graded_cells, master_path, unit_names
 from grader.checks import Unit
 
@@ -51,17 +51,6 @@ class Definition:
     kind: str          # "define" or "swap"
     name: str
     source: str
-
-
-def _resolve(node: ast.AST, strings: dict[str, str]) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.Name):
-        return strings.get(node.id)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _resolve(node.left, strings), _resolve(node.right, strings)
-        return None if left is None or right is None else left + right
-    return None
 
 
 def _calls(node: ast.AST) -> str | None:
@@ -108,10 +97,13 @@ def _scan(body: list[ast.stmt], strings: dict[str, str], cell: int | str, questi
             kind = _calls(node)
             if kind:
                 name = _resolve(node.args[0], strings) if node.args else None
-                if kind == "standin":   # with the stand-ins it needs (its bases), as Notebook.standin sends it
-                    source = "".join(standins.definitions[n] for n in standins.requires(name)) if name in standins.definitions else None
+                arg = node.args[1] if len(node.args) > 1 else None
+                if kind == "standin" or (isinstance(arg, ast.Call) and getattr(arg.func, "id", None) == "standin"):
+                    # with the stand-ins it needs (its bases), as Notebook.standin sends it and the build writes it
+                    key = name if kind == "standin" else _resolve(arg.args[0], strings)
+                    source = "".join(standins.definitions[n] for n in standins.requires(key)) if key in standins.definitions else None
                 else:
-                    source = _resolve(node.args[1], strings) if len(node.args) > 1 else None
+                    source = _resolve(arg, strings) if arg is not None else None
                 found.append(Definition(cell, question, "swap" if kind == "swap" else "define", name or "?", source or ""))
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             value = _resolve(stmt.value, strings)

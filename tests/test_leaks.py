@@ -31,7 +31,7 @@ import nbformat
 import pytest
 
 import course
-from conftest import ROOT
+from conftest import ROOT, resolve_string as _resolve
 
 NOTEBOOKS = course.unit_names()
 MIN_LINE = 24
@@ -222,17 +222,6 @@ def test_the_leak_test_finds_a_copied_answer_and_a_renamed_one():
 
 
 # -- answers as behaviour: a definition students get that passes a question's checks is that question's answer ----
-
-def _resolve(node: ast.AST, strings: dict[str, str]) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.Name):
-        return strings.get(node.id)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _resolve(node.left, strings), _resolve(node.right, strings)
-        return None if left is None or right is None else left + right
-    return None
-
 
 def _definitions_in(source: str, whole: str | None = None) -> list[tuple[str, str, ast.AST, str]]:
     """(name, kind, node, source to run) of the functions and classes a source defines at its top level (also

@@ -263,6 +263,45 @@ def graded_cells(master: Path) -> list[tuple[str | None, bool, str]]:
     return cells
 
 
+def _literal(source: str) -> str:
+    """``source`` as a raw string literal that reads back exactly."""
+    for quote in ('"""', "'''"):
+        if quote not in source and not source.endswith("\\"):
+            return f"r{quote}\n{source}{quote}"
+    return repr(source)
+
+
+def resolve_standins(nb, unit: Path) -> None:
+    """Replace every ``standin("NAME")`` in the test cells of a master (an nbformat node) with the source it stands
+    for, from the unit's standins.py (``seqcourse.testing.standin``): what students get carries the stand-ins'
+    source and never reads a file, while the unit defines each stand-in once."""
+    from seqcourse.testing import standin
+
+    for cell in nb.cells:
+        if cell.cell_type != "code" or "standin(" not in cell.source:
+            continue
+        tree, edits = ast.parse(cell.source), []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "standin":
+                (arg,) = node.args
+                edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset,
+                              _literal(standin(arg.value, unit / "standins.py"))))
+        lines = cell.source.split("\n")
+        for l0, c0, l1, c1, text in sorted(edits, reverse=True):  # ast offsets count UTF-8 bytes
+            first, last = lines[l0 - 1].encode(), lines[l1 - 1].encode()
+            lines[l0 - 1:l1] = (first[:c0].decode() + text + last[c1:].decode()).split("\n")
+        cell.source = "\n".join(lines)
+
+
+def runnable_master(name: str):
+    """A master as a plain run executes it (tools/results.py, the tests): hidden checks left out (they run only on
+    the grader's side), stand-ins resolved."""
+    nb = nbformat.read(master_path(name), as_version=4)
+    nb.cells = [c for c in nb.cells if not (c.cell_type == "code" and hidden_check(c.source))]
+    resolve_standins(nb, master_path(name).parent)
+    return nb
+
+
 def hidden_check(source: str) -> bool:
     """Whether a master's code cell is a hidden check (they run only on the grader's side: they use the
     sandbox and static rules, so a plain run of a master leaves them out)."""
@@ -319,7 +358,9 @@ def assign(master: Path, dist: Path, release: Path, config: dict) -> Built:
     out = dist / name
     with tempfile.TemporaryDirectory(prefix=f"assign-{name}-") as tmp:
         stage = Path(tmp)
-        shutil.copy(master, stage / master.name)
+        staged = nbformat.read(master, as_version=4)
+        resolve_standins(staged, master.parent)
+        nbformat.write(staged, stage / master.name)
         helper_package(stage / PACKAGE, name)
         (stage / "requirements.txt").write_text(autograder_requirements())
         proc = subprocess.run([sys.executable, "-m", "otter", "assign", master.name, "out"],

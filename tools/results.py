@@ -26,7 +26,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import nbformat
 from nbclient import NotebookClient
 
 HERE = Path(__file__).resolve().parent
@@ -72,8 +71,7 @@ def run(master: Path, out: Path, smoke: bool, ablations: bool = False) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     for old in [*out.glob(f"{name}-*.png"), out / f"{name}.metrics.json"]:
         old.unlink(missing_ok=True)
-    nb = nbformat.read(master, as_version=4)
-    nb.cells = [c for c in nb.cells if not (c.cell_type == "code" and course.hidden_check(c.source))]
+    nb = course.runnable_master(name)
     env = {"SEQCOURSE_RESULTS": str((out / name).resolve()), "SEQCOURSE_SMOKE": "1" if smoke else "",
            "SEQCOURSE_ABLATIONS": "1" if ablations else ""}
     saved = {k: os.environ.get(k) for k in env}

@@ -49,18 +49,6 @@ def _reference_grad(ref, x, step):
     return grad[:, step].norm().item()
 
 
-def _reference_lm_loss(table, ids, pad_id=0):
-    logp = torch.log_softmax(table.double(), -1)
-    total, count = 0.0, 0
-    for b in range(ids.shape[0]):
-        for t in range(ids.shape[1] - 1):
-            target = int(ids[b, t + 1])
-            if target != pad_id:
-                total = total - logp[int(ids[b, t]), target]
-                count += 1
-    return total / count
-
-
 def q1_rnn_cell_1(nb):
     _ = torch.manual_seed(1)
     for _B, _I, _H in [(4, 5, 7), (1, 3, 3), (6, 8, 2)]:
@@ -535,7 +523,7 @@ def q7_lm_loss_2(nb):
                  torch.tensor([[2, 9, 5, 3]])):
         _got, _ = nb.lm_loss(_m, (_ids, (_ids != 0).sum(1)))
         _got = _got.detach() if isinstance(_got, torch.Tensor) else _got
-        _want = _reference_lm_loss(_table, _ids)
+        _want = nb.here("_reference_lm_loss")(_table, _ids)
         assert abs(float(_got) - float(_want)) < 1e-5, f"(B, T) = {tuple(_ids.shape)}: loss {float(_got):.5f}, expected {float(_want):.5f}: feed ids[:, :-1] and predict ids[:, 1:] (not the same positions, not shifted the other way), average over all real target tokens of the batch (not per sentence, not a sum), and ignore <pad> targets"
 
 
@@ -549,7 +537,7 @@ def q7_lm_loss_3(nb):
     _res = nb.lm_loss(_m, (_ids, (_ids != 1).sum(1)), pad_id=1)
     _got, _n = _res
     _got = _got.detach() if isinstance(_got, torch.Tensor) else _got
-    _want = _reference_lm_loss(_table, _ids, pad_id=1)
+    _want = nb.here("_reference_lm_loss")(_table, _ids, pad_id=1)
     assert abs(float(_got) - float(_want)) < 1e-5, f"with pad_id=1 the loss is {float(_got):.5f}, expected {float(_want):.5f}: ignore the targets equal to the pad_id argument (ignore_index=pad_id), not a fixed 0 or PAD_ID"
     assert _n == 9, f"with pad_id=1, n_tokens is {_n}, expected 9: count the targets that differ from the pad_id argument, not from a fixed 0 or PAD_ID"
 
@@ -566,7 +554,7 @@ def q7_lm_loss_4(nb):
     assert _res is not None, "the loss carries no gradient: compute it from the model's logits without .detach(), .item() or torch.no_grad()"
     _pg, _ = _res
     _tr = _table.clone().requires_grad_(True)
-    _reference_lm_loss(_tr, _ids).backward()
+    nb.here("_reference_lm_loss")(_tr, _ids).backward()
     assert _pg.get("table.weight") is not None, "no gradient reached the model's parameters: the loss must be computed from the model's logits without .detach(), .item() or torch.no_grad()"
     assert torch.allclose(_pg["table.weight"], _tr.grad.float(), atol=1e-5), "the gradient of the loss differs from the reference mean cross-entropy over non-pad targets: average over real target tokens only (ignore_index), and keep the loss connected to the logits"
 
@@ -580,6 +568,6 @@ def q7_lm_loss_5(nb):
     _ids = torch.tensor([[2, 5, 6, 7, 3], [2, 8, 3, 0, 0]])
     _got, _ = nb.lm_loss(_m, (_ids, (_ids != 0).sum(1)))
     _got = _got.detach() if isinstance(_got, torch.Tensor) else _got
-    _want = float(_reference_lm_loss(_table, _ids))
+    _want = float(nb.here("_reference_lm_loss")(_table, _ids))
     assert math.isfinite(float(_got)), f"with large logits (|logit| ~ 200) the loss is {float(_got)}: log(softmax(...)) underflows to log(0); use F.cross_entropy or torch.log_softmax, which are computed stably"
     assert abs(float(_got) - _want) <= 1e-4 * abs(_want) + 1e-4, f"with large logits (|logit| ~ 200) the loss is {float(_got):.6g}, expected {_want:.6g}: use F.cross_entropy or torch.log_softmax (stable), not log(softmax(...))"

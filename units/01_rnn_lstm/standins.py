@@ -39,3 +39,27 @@ class _Bigram(torch.nn.Module):
             h = self.table.weight.new_zeros(tokens.size(0), 1)
             state = (h, h)
         return self.table(tokens), state
+
+
+class _Decay(torch.nn.Module):
+    # a linear recurrence h_t = 0.5 h_(t-1) + x_t W^T, h_0 = 0: (outputs (B, T, H), h_T), like your RNN
+    def __init__(self, input_size, hidden_size):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.zeros(hidden_size, input_size))
+    def forward(self, x):
+        t = torch.arange(x.shape[1], device=x.device, dtype=x.dtype)
+        decay = torch.tril(0.5 ** (t[:, None] - t[None, :]))   # decay[t, s] = 0.5 ** (t - s) for s <= t, else 0
+        outputs = torch.einsum("ts,bsh->bth", decay, x @ self.weight.T)
+        return outputs, outputs[:, -1]
+
+
+def _reference_lm_loss(table, ids, pad_id=0):
+    logp = torch.log_softmax(table.double(), -1)
+    total, count = 0.0, 0
+    for b in range(ids.shape[0]):
+        for t in range(ids.shape[1] - 1):
+            target = int(ids[b, t + 1])
+            if target != pad_id:
+                total = total - logp[int(ids[b, t]), target]
+                count += 1
+    return total / count

@@ -50,11 +50,6 @@ def _step(emb, gru, Wc, tok, h, feed, mem, mask, drop_embedding=False):
     return h_new, torch.tanh(Wc(torch.cat([torch.einsum("bs,bsd->bd", w, mem), h_new], -1))), w
 
 
-def _batch(lengths):
-    """src (B, max length) whose first token tells the sentence apart, and the lengths (B,)."""
-    src = torch.full((len(lengths), max(lengths)), 5, dtype=torch.long)
-    src[:, 0] = torch.arange(len(lengths))
-    return src, torch.tensor(lengths)
 
 
 def _ref_lp(length, alpha):
@@ -97,7 +92,7 @@ def _parity(nb, configs):
     _LocalToy = nb.here("_MarkovToy")       # here: the reference side
     _MarkovToy = nb.standin("_MarkovToy")   # where your code runs: the model your beam search calls
     for _seed, (_lengths, _V, _K, _max, _alpha, _bias) in configs:
-        _src, _len = _batch(_lengths)
+        _src, _len = nb.here("_batch")(_lengths)
         _B = len(_lengths)
         _want_h, _want_s = _ref_beam(nb, _LocalToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, _K, _max, _alpha)
         _got_h, _got_s = nb.beam_search(_MarkovToy(_B, _V, seed=_seed, eos_bias=_bias), _src, _len, beam_size=_K, max_len=_max, alpha=_alpha)
@@ -560,7 +555,7 @@ def q7_beam_search_3(nb):
         _one = torch.zeros(1, 3, dtype=torch.long), torch.tensor([3])
         _h, _ = nb.beam_search(_Designed({nb.SOS_ID: {4: 2.0, nb.EOS_ID: 1.9}, 4: {6: 5.0}, 6: {6: 5.0}}), *_one, beam_size=1, max_len=5, alpha=0.6)
         assert _h == [[4, 6, 6, 6, 6]], f"beam_size=1 gave {_h}, greedy gives [[4, 6, 6, 6, 6]] (<eos> second best at step 1): with β = 1 beam search must equal greedy search"
-        _src, _len = _batch([2, 5, 3, 4, 2, 6])
+        _src, _len = nb.here("_batch")([2, 5, 3, 4, 2, 6])
         _g, _ = nb.seqcourse.greedy_search(_LocalToy(6, 9, seed=3, eos_bias=0.8), _src, _len, max_len=7)
         _b, _ = nb.beam_search(_MarkovToy(6, 9, seed=3, eos_bias=0.8), _src, _len, beam_size=1, max_len=7, alpha=1.0)
         assert _b == _g, f"beam_size=1 gave {_b}, greedy gave {_g}: with β = 1 only an <eos> of rank 0 may finish a hypothesis, and the beam continues with the best other token"
@@ -588,7 +583,7 @@ def q7_beam_search_7(nb):
     _LocalToy = nb.here("_MarkovToy")   # here: the reference side (greedy search is computed with it)
     _MarkovToy = nb.standin("_MarkovToy")     # where your code runs: the model your beam search calls
     with nb.sandbox.swap("length_penalty", _REF_LENGTH_PENALTY):   # your beam search is checked with a correct length penalty
-        _src, _len = _batch([4])
+        _src, _len = nb.here("_batch")([4])
         _want_h, _want_s = _ref_beam(nb, _LocalToy(1, 9, seed=15, eos_bias=-0.5), _src, _len, 3, 6, 0.6)
         _res = nb.beam_search(_MarkovToy(1, 9, seed=15, eos_bias=-0.5), _src, _len, beam_size=3, max_len=6, alpha=0.6)
         assert isinstance(_res, tuple) and len(_res) == 2, "beam_search must return (hyps, scores)"

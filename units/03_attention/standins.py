@@ -64,3 +64,10 @@ class _MarkovToy(nn.Module):
     def step(self, tokens, state):
         h = (state["hash"] * 5 + tokens + 1) % 13
         return self.table[state["sentence"], h], {"sentence": state["sentence"], "hash": h}
+
+
+def _batch(lengths):
+    """src (B, max length) whose first token tells the sentence apart, and the lengths (B,)."""
+    src = torch.full((len(lengths), max(lengths)), 5, dtype=torch.long)
+    src[:, 0] = torch.arange(len(lengths))
+    return src, torch.tensor(lengths)

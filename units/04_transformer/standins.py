@@ -53,3 +53,7 @@ class _RefFF(nn.Module):
         self.linear1, self.linear2 = nn.Linear(d, d_ff), nn.Linear(d_ff, d)
     def forward(self, x):
         return self.linear2(F.relu(self.linear1(x)))
+
+
+def _device_of(make, *args):
+    return make(*args).device.type   # where a tensor is created

@@ -9,7 +9,6 @@ import math
 
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 
 def _ref_bpe(freqs, n):
     words = {tuple(w) + ("</w>",): c for w, c in freqs.items()}
@@ -56,18 +55,6 @@ def _check_batches(lengths, max_tokens, batches):
         size += 1
     count += size > 0
     assert len(batches) == count, f"{len(batches)} batches where {count} suffice: make each batch as long as possible (add the next example while (len(batch) + 1) * its length <= max_tokens; is the comparison off by one?)"
-
-
-def _acc_ref(state, micro_batches):
-    # the same model on one batch holding every micro-batch (padded to one length): mean loss per target token
-    _m = nn.Sequential(nn.Embedding(11, 6), nn.Tanh(), nn.Linear(6, 11))
-    _ = _m.load_state_dict(state)
-    T = max(x.size(1) for x, _ in micro_batches)
-    xs = torch.cat([F.pad(x, (0, T - x.size(1))) for x, _ in micro_batches])
-    ys = torch.cat([F.pad(y, (0, T - y.size(1))) for _, y in micro_batches])
-    loss = F.cross_entropy(_m(xs).reshape(-1, 11), ys.reshape(-1), ignore_index=0)
-    loss.backward()
-    return float(loss.detach()), int((ys != 0).sum()), {n: p.grad for n, p in _m.named_parameters()}
 
 
 def q1_bpe_learn_1(nb):
@@ -275,7 +262,7 @@ def q5_accumulate_1(nb):
     _mb = [(torch.randint(1, 11, (1, 2)), torch.tensor([[3, 0]])),
            (torch.randint(1, 11, (5, 6)), torch.randint(1, 11, (5, 6))),
            (torch.randint(1, 11, (3, 4)), torch.tensor([[2, 3, 0, 0], [5, 0, 0, 0], [1, 2, 3, 4]]))]
-    _loss, _n, _want = _acc_ref(_state, _mb)
+    _loss, _n, _want = nb.here("_acc_ref")(_state, _mb)
     _out, _got, _ = _acc_run(_state, _mb, True)
     assert all(_got[_k] is not None for _k in _want), "some parameters have no gradient after accumulation"
     _fresh = all(torch.allclose(_got[_k] - 3.0, _want[_k], atol=1e-4) for _k in _want)
@@ -298,7 +285,7 @@ def q5_accumulate_3(nb):
     _ = torch.manual_seed(3)
     _state = nn.Sequential(nn.Embedding(11, 6), nn.Tanh(), nn.Linear(6, 11)).state_dict()
     _mb = [(torch.randint(1, 11, (1, 5)), torch.tensor([[1, 2, 0, 0, 0]])), (torch.randint(1, 11, (4, 5)), torch.randint(1, 11, (4, 5)))]
-    _loss, _n, _want = _acc_ref(_state, _mb)
+    _loss, _n, _want = nb.here("_acc_ref")(_state, _mb)
     _out, _got, _ = _acc_run(_state, _mb)
     assert isinstance(_out[0], float) and not isinstance(_out[0], bool), f"the loss must be returned as a Python float, got {type(_out[0]).__name__}"
     assert abs(_out[0] - _loss) < 1e-5, f"the returned loss must be the mean over all {_n} target tokens, {_loss:.5f}, got {_out[0]:.5f}: weight each micro-batch's mean by its tokens (not the mean of the micro-batches' means)"
@@ -314,11 +301,11 @@ def q5_accumulate_4(nb):
         _out, _got, _ = _acc_run(_state, _mb, False, True)
     except Exception as _e:
         raise AssertionError(f"with a frozen parameter (requires_grad False, .grad None) your code raised {_e}: parameters that receive no gradient keep p.grad None; skip them when dividing")
-    _loss, _n, _want = _acc_ref(_state, _mb)
+    _loss, _n, _want = nb.here("_acc_ref")(_state, _mb)
     assert _got["0.weight"] is None or not bool(_got["0.weight"].any()), "a frozen parameter must not get a gradient"
     assert torch.allclose(_got["2.weight"], _want["2.weight"], atol=1e-5) and torch.allclose(_got["2.bias"], _want["2.bias"], atol=1e-5), "with a frozen embedding the output layer's gradient differs from that of one batch"
     _out1, _got1, _ = _acc_run(_state, _mb[:1])
-    _loss1, _n1, _want1 = _acc_ref(_state, _mb[:1])
+    _loss1, _n1, _want1 = nb.here("_acc_ref")(_state, _mb[:1])
     assert all(torch.allclose(_got1[_k], _want1[_k], atol=1e-5) for _k in _want1), "with a single micro-batch the gradient must be that of its own mean loss"
 
 

@@ -70,3 +70,15 @@ def _acc_run(state, micro_batches, stale=False, frozen=False):
     out = accumulate_gradients(model, loss_fn, micro_batches)
     grads = {n: None if p.grad is None else p.grad.clone() for n, p in model.named_parameters()}
     return out, grads, seen
+
+
+def _acc_ref(state, micro_batches):
+    # the same model on one batch holding every micro-batch (padded to one length): mean loss per target token
+    _m = nn.Sequential(nn.Embedding(11, 6), nn.Tanh(), nn.Linear(6, 11))
+    _ = _m.load_state_dict(state)
+    T = max(x.size(1) for x, _ in micro_batches)
+    xs = torch.cat([F.pad(x, (0, T - x.size(1))) for x, _ in micro_batches])
+    ys = torch.cat([F.pad(y, (0, T - y.size(1))) for _, y in micro_batches])
+    loss = F.cross_entropy(_m(xs).reshape(-1, 11), ys.reshape(-1), ignore_index=0)
+    loss.backward()
+    return float(loss.detach()), int((ys != 0).sum()), {n: p.grad for n, p in _m.named_parameters()}

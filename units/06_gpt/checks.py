@@ -25,17 +25,6 @@ class Block(nn.Module):
 '''
 
 
-def _as_block(ref):
-    W, b = ref.self_attn.in_proj_weight.detach().chunk(3), ref.self_attn.in_proj_bias.detach().chunk(3)
-    s = {f"attn.W_{n}.weight": W[i] for i, n in enumerate("qkv")}
-    s.update({f"attn.W_{n}.bias": b[i] for i, n in enumerate("qkv")})
-    s["attn.W_o.weight"], s["attn.W_o.bias"] = ref.self_attn.out_proj.weight.detach(), ref.self_attn.out_proj.bias.detach()
-    for n, p in ref.named_parameters():
-        if n.startswith(("linear", "norm")):
-            s[("ff." if n.startswith("linear") else "") + n] = p.detach()
-    return s
-
-
 def _ref_block(s, p, x, h):
     # a correct pre-LN causal block (GELU feed-forward) computed from the weights s under the notebook's names
     B, T, d = x.shape
@@ -60,21 +49,6 @@ def _ref_gpt(s, ids, h, L):
     return F.layer_norm(x, (d,), s["norm.weight"], s["norm.bias"]) @ s["tok_emb.weight"].T
 
 
-def _rand_state(C, d, L, d_ff, max_len, scale=0.3):
-    # random weights (biases and norms included) under the notebook's names
-    s = {"tok_emb.weight": torch.randn(C, d) * scale * 3, "pos_emb.weight": torch.randn(max_len, d) * scale * 3,
-         "norm.weight": 1 + torch.randn(d) * scale, "norm.bias": torch.randn(d) * scale}
-    for i in range(L):
-        p = f"blocks.{i}."
-        for n in "qkvo":
-            s[p + f"attn.W_{n}.weight"], s[p + f"attn.W_{n}.bias"] = torch.randn(d, d) * scale, torch.randn(d) * scale
-        for n in ("norm1", "norm2"):
-            s[p + n + ".weight"], s[p + n + ".bias"] = 1 + torch.randn(d) * scale, torch.randn(d) * scale
-        s[p + "ff.linear1.weight"], s[p + "ff.linear1.bias"] = torch.randn(d_ff, d) * scale, torch.randn(d_ff) * scale
-        s[p + "ff.linear2.weight"], s[p + "ff.linear2.bias"] = torch.randn(d, d_ff) * scale, torch.randn(d) * scale
-    return s
-
-
 def q1_block_1(nb):
     _ = torch.manual_seed(1)
     _ref = nn.TransformerEncoderLayer(12, 3, 20, dropout=0.0, activation="gelu", batch_first=True, norm_first=True).eval()
@@ -83,7 +57,7 @@ def q1_block_1(nb):
             if _p.dim() == 1:
                 _ = _p.copy_(torch.randn_like(_p) * 0.5)
     _blk = nb.Block(12, 3, 20, dropout=0.0)
-    _ = _blk.load_state_dict(_as_block(_ref))
+    _ = _blk.load_state_dict(nb.here("_as_block")(_ref))
     for _B, _T in ((3, 7), (1, 1), (1, 4)):
         _x = torch.randn(_B, _T, 12)
         with torch.no_grad():
@@ -122,7 +96,7 @@ def q1_block_3(nb):
             if _p.dim() == 1:
                 _ = _p.copy_(torch.randn_like(_p) * 0.5)
     _blk = nb.Block(8, 2, 16, dropout=0.5)
-    _ = _blk.load_state_dict(_as_block(_ref))
+    _ = _blk.load_state_dict(nb.here("_as_block")(_ref))
     _ = _blk.eval()
     _x = torch.randn(2, 4, 8)
     assert torch.allclose(_blk(_x), _blk(_x)), "in eval mode the block must be deterministic: dropout must be off (use self.dropout, or F.dropout(..., training=self.training))"
@@ -152,7 +126,7 @@ def q2_gpt_1(nb):
     with nb.sandbox.swap("Block", _REF_BLOCK):   # a correct Block: this checks your answer, not question 1
         _ = torch.manual_seed(5)
         _m = nb.GPT(13, d_model=12, n_heads=3, n_layers=3, d_ff=20, max_len=9, dropout=0.0).eval()
-        _s = _rand_state(13, 12, 3, 20, 9)
+        _s = nb.here("_rand_state")(13, 12, 3, 20, 9)
         _ = _m.load_state_dict(_s)
         for _B, _T in ((2, 9), (1, 1), (1, 3)):
             _ids = torch.randint(0, 13, (_B, _T))
@@ -169,7 +143,7 @@ def q2_gpt_2(nb):
     with nb.sandbox.swap("Block", _REF_BLOCK):   # a correct Block: this checks your answer, not question 1
         _ = torch.manual_seed(6)
         _m = nb.GPT(9, d_model=8, n_heads=2, n_layers=1, d_ff=16, max_len=5, dropout=0.0).eval()
-        _s = _rand_state(9, 8, 1, 16, 5)
+        _s = nb.here("_rand_state")(9, 8, 1, 16, 5)
         _ = _m.load_state_dict(_s)
         _ids = torch.randint(0, 9, (2, 5))
         _y = _m(_ids)
@@ -327,7 +301,7 @@ def q8_kv_cache_1(nb):
     with nb.sandbox.swap("Block", _REF_BLOCK):   # a correct Block: this checks your answer, not question 1
         _ = torch.manual_seed(8)
         _m = nb.GPT(13, d_model=12, n_heads=3, n_layers=3, d_ff=20, max_len=9, dropout=0.0).eval()
-        _s = _rand_state(13, 12, 3, 20, 9)
+        _s = nb.here("_rand_state")(13, 12, 3, 20, 9)
         _ = _m.load_state_dict(_s)
         for _B in (3, 1):
             _ids = torch.randint(0, 13, (_B, 7))
@@ -344,7 +318,7 @@ def q8_kv_cache_2(nb):
     with nb.sandbox.swap("Block", _REF_BLOCK):   # a correct Block: this checks your answer, not question 1
         _ = torch.manual_seed(9)
         _m = nb.GPT(9, d_model=8, n_heads=2, n_layers=2, d_ff=16, max_len=8, dropout=0.0).eval()
-        _s = _rand_state(9, 8, 2, 16, 8)
+        _s = nb.here("_rand_state")(9, 8, 2, 16, 8)
         _ = _m.load_state_dict(_s)
         _past = [(torch.randn(2, 2, 3, 4), torch.randn(2, 2, 3, 4)) for _ in range(2)]     # any earlier keys and values
         _tok = torch.tensor([4, 6])

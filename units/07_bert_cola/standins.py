@@ -19,6 +19,7 @@ def _forward_ref(model, ids):
 
 
 def _mask_with(ids, vocab_size, seed, mask_prob=0.15):
+    # the check's way to call mask_tokens with a generator seeded with seed
     return mask_tokens(ids, vocab_size, torch.Generator().manual_seed(seed), mask_prob)
 
 
@@ -29,6 +30,7 @@ def _mask_effects(ids, vocab_size, seed):
 
 
 class _Recorder(nn.Module):
+    # a stand-in MLM model: logits from an embedding of each input token; remembers what it was given
     def __init__(self, V):
         super().__init__()
         self.out = nn.Embedding(V, V)
@@ -39,6 +41,7 @@ class _Recorder(nn.Module):
 
 
 def _run_mlm(model, ids, vocab_size, seed):
+    # the check's way to call mlm_loss with a generator seeded with seed, and mask_tokens with the same seed
     loss, n = mlm_loss(model, ids, vocab_size, torch.Generator().manual_seed(seed))
     inputs, labels = mask_tokens(ids, vocab_size, torch.Generator().manual_seed(seed))
     return loss, n, inputs, labels

@@ -14,27 +14,26 @@ test = {   'name': 'q6_translate',
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0},
-                                   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _BASES = "if True:  # the layers of the notebook\'s Encoder and Decoder, and a model around them: the stand-ins below derive from these\\n    '
-                                               'class _EncoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
-                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
-                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
-                                               '0.0)\\n    class _DecoderLike(nn.Module):\\n        def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n            '
-                                               'super().__init__()\\n            self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n            self.dropout = '
-                                               'nn.Dropout(dropout)\\n            self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
-                                               '0.0)\\n            self.out = nn.Linear(hidden_size, vocab_size)\\n    class _ModelLike(nn.Module):\\n        def __init__(self, encoder, '
-                                               'decoder):\\n            super().__init__()\\n            self.encoder, self.decoder = encoder, decoder\\n        def forward(self, src, src_len, tgt, '
-                                               'teacher_forcing=1.0):   # the notebook\'s own Seq2Seq.forward\\n            return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\n"  # '
-                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> _Stub = define('_LengthStub', _BASES + '\\n    class _LengthEncoder(_EncoderLike):\\n        # final state (h, c), each (1, B, 1): h = each "
-                                               "sentence\\'s number of source ids (<sos>, <eos> included); records its batch sizes\\n        def __init__(self):\\n            super().__init__(8, 2, "
-                                               '1)\\n            self.batches = []\\n        def forward(self, src, src_len):\\n            B = src.size(0)\\n            '
-                                               'self.batches.append(B)\\n            h = src_len.to(device=src.device, dtype=torch.float).view(1, B, 1)\\n            return torch.zeros(B, '
-                                               'src.size(1), 1, device=src.device), (h, torch.zeros_like(h))\\n    class _LengthDecoder(_DecoderLike):\\n        # writes id 4 while its countdown h '
-                                               'is positive, then <eos>\\n        def __init__(self):\\n            super().__init__(6, 2, 1)\\n        def forward(self, token, state):\\n            '
-                                               'h, c = state\\n            nxt = torch.where(h[0, :, 0] <= 0, torch.full_like(token, EOS_ID), torch.full_like(token, 4))\\n            return 10.0 * '
-                                               'F.one_hot(nxt, 6).float(), (h - 1, c)\\n    class _LengthStub(_ModelLike):\\n        # a stand-in model that writes one "1" (id 4) per source '
-                                               "id\\n        def __init__(self):\\n            super().__init__(_LengthEncoder(), _LengthDecoder())\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _Stub = define('_LengthStub', '\\nimport torch.nn.functional as F\\nimport torch.nn as nn\\nclass _DecoderLike(nn.Module):\\n    def "
+                                               '__init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n        super().__init__()\\n        self.embedding = '
+                                               'nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n        self.dropout = nn.Dropout(dropout)\\n        self.rnn = nn.LSTM(emb_size, '
+                                               'hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else 0.0)\\n        self.out = nn.Linear(hidden_size, '
+                                               'vocab_size)\\nimport torch\\nclass _LengthDecoder(_DecoderLike):\\n    # writes id 4 while its countdown h is positive, then <eos>\\n    def '
+                                               '__init__(self):\\n        super().__init__(6, 2, 1)\\n    def forward(self, token, state):\\n        h, c = state\\n        nxt = torch.where(h[0, :, '
+                                               '0] <= 0, torch.full_like(token, EOS_ID), torch.full_like(token, 4))\\n        return 10.0 * F.one_hot(nxt, 6).float(), (h - 1, c)\\n# the layers of '
+                                               "the notebook\\'s Encoder and Decoder, and a model around them: the stand-ins below derive from these\\nclass _EncoderLike(nn.Module):\\n    def "
+                                               '__init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n        super().__init__()\\n        self.embedding = '
+                                               'nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n        self.dropout = nn.Dropout(dropout)\\n        self.rnn = nn.LSTM(emb_size, '
+                                               'hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else 0.0)\\nclass _LengthEncoder(_EncoderLike):\\n    # final state (h, '
+                                               "c), each (1, B, 1): h = each sentence\\'s number of source ids (<sos>, <eos> included); records its batch sizes\\n    def __init__(self):\\n        "
+                                               'super().__init__(8, 2, 1)\\n        self.batches = []\\n    def forward(self, src, src_len):\\n        B = src.size(0)\\n        '
+                                               'self.batches.append(B)\\n        h = src_len.to(device=src.device, dtype=torch.float).view(1, B, 1)\\n        return torch.zeros(B, src.size(1), 1, '
+                                               'device=src.device), (h, torch.zeros_like(h))\\nclass _ModelLike(nn.Module):\\n    def __init__(self, encoder, decoder):\\n        '
+                                               'super().__init__()\\n        self.encoder, self.decoder = encoder, decoder\\n    def forward(self, src, src_len, tgt, teacher_forcing=1.0):   # the '
+                                               "notebook\\'s own Seq2Seq.forward\\n        return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\nclass _LengthStub(_ModelLike):\\n    # a "
+                                               'stand-in model that writes one "1" (id 4) per source id\\n    def __init__(self):\\n        super().__init__(_LengthEncoder(), '
+                                               "_LengthDecoder())\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> _sv, _tv = (Vocab.build([['one', 'two']]), Vocab.build([['1', '2']]))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> _res = translate(_Stub(), ['one one one', 'two', 'one two'], _sv, _tv, max_len=9)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> _want = [['1'] * 5, ['1'] * 3, ['1'] * 4]  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"

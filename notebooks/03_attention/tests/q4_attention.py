@@ -10,9 +10,9 @@ test = {   'name': 'q4_attention',
                                                ">>> assert tuple(_res[0].shape) == (2, 6), f'context must be (B, d_v) = (2, 6), got {tuple(_res[0].shape)}: a weighted sum of the values over the "
                                                "source positions'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> assert tuple(_res[1].shape) == (2, 3), f'weights must be (B, S) = (2, 3), got {tuple(_res[1].shape)}'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _Dot = define(\'_Dot\', \'\\nclass _Dot(nn.Module):\\n    def forward(self, query, keys):\\n        return torch.einsum("bd,bsd->bs", query, '
-                                               "keys)\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _Dot = define('_Dot', '\\nimport torch.nn as nn\\nimport torch\\nclass _Dot(nn.Module):\\n    def forward(self, query, keys):\\n        return "
+                                               'torch.einsum("bd,bsd->bs", query, keys)\\n\')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _q = torch.tensor([[1.0, 0.0], [0.0, 2.0]])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _k = torch.tensor([[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [[1.0, 0.0], [0.0, 1.0], [5.0, 5.0]]])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _v = torch.arange(12.0).view(2, 3, 2)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
@@ -27,10 +27,10 @@ test = {   'name': 'q4_attention',
                                                "mean)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False},
-                                   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _grads = define('_grads', 'from seqcourse.testing import grads as _grads')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> _Dot = define(\'_Dot\', \'\\nclass _Dot(nn.Module):\\n    def forward(self, query, keys):\\n        return torch.einsum("bd,bsd->bs", query, '
-                                               "keys)\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> _Dot = define('_Dot', '\\nimport torch.nn as nn\\nimport torch\\nclass _Dot(nn.Module):\\n    def forward(self, query, keys):\\n        return "
+                                               'torch.einsum("bd,bsd->bs", query, keys)\\n\')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _q = torch.tensor([[1.0, -1.0]])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _k = torch.tensor([[[2.0, 0.0], [0.0, 1.0], [1.0, 1.0]]])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _v = torch.tensor([[[1.0, 0.0, 2.0, -1.0], [0.0, 1.0, -1.0, 3.0], [4.0, 4.0, 4.0, 4.0]]])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'

@@ -12,9 +12,9 @@ test = {   'name': 'q5_decoder',
                                                ">>> assert tuple(_res[1].shape) == (3, 4), f'the attentional vector h~_t must be (B, E) = (3, 4), got {tuple(_res[1].shape)}: W_c maps [c_t; h_t] to "
                                                "E'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> assert tuple(_res[2].shape) == (3, 5), f'the weights must be (B, S) = (3, 5), got {tuple(_res[2].shape)}'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _Dot = define(\'_Dot\', \'\\nclass _Dot(nn.Module):\\n    def forward(self, query, keys):\\n        return torch.einsum("bd,bsd->bs", query, '
-                                               "keys)\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _Dot = define('_Dot', '\\nimport torch.nn as nn\\nimport torch\\nclass _Dot(nn.Module):\\n    def forward(self, query, keys):\\n        return "
+                                               'torch.einsum("bd,bsd->bs", query, keys)\\n\')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _emb, _gru, _Wc = (nn.Embedding(9, 4, padding_idx=PAD_ID), nn.GRUCell(8, 6), nn.Linear(12, 4, bias=False))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _dec = AttentionDecoder(vocab_size=9, emb_size=4, hidden_size=6, memory_size=6, score=_Dot())  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _ = _dec.load_state_dict({'embedding.weight': _emb.weight.detach(), 'out.weight': _emb.weight.detach(), 'W_c.weight': _Wc.weight.detach(), "
@@ -35,10 +35,10 @@ test = {   'name': 'q5_decoder',
                                                'doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False},
-                                   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _grads = define('_grads', 'from seqcourse.testing import grads as _grads')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> _Dot = define(\'_Dot\', \'\\nclass _Dot(nn.Module):\\n    def forward(self, query, keys):\\n        return torch.einsum("bd,bsd->bs", query, '
-                                               "keys)\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> _Dot = define('_Dot', '\\nimport torch.nn as nn\\nimport torch\\nclass _Dot(nn.Module):\\n    def forward(self, query, keys):\\n        return "
+                                               'torch.einsum("bd,bsd->bs", query, keys)\\n\')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _ = torch.manual_seed(1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _emb, _gru, _Wc = (nn.Embedding(9, 4, padding_idx=PAD_ID), nn.GRUCell(8, 6), nn.Linear(12, 4, bias=False))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _state = {'embedding.weight': _emb.weight.detach(), 'out.weight': _emb.weight.detach(), 'W_c.weight': _Wc.weight.detach(), **{'rnn.' + _n: "

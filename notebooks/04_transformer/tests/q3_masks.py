@@ -14,9 +14,9 @@ test = {   'name': 'q3_masks',
                                                '# doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert causal_mask(2).tolist() == [[True, False], [True, True]], f'causal_mask(2) must be [[True, False], [True, True]] (row = query t, column = "
                                                "key s, True where s <= t), got {causal_mask(2).tolist()}'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> _device_of = define('_device_of', 'def _device_of(make, *args):\\n    return make(*args).device.type   # where a tensor is created')  # doctest: "
-                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _device_of = define('_device_of', '\\ndef _device_of(make, *args):\\n    return make(*args).device.type   # where a tensor is created\\n')  # "
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert _device_of(causal_mask, 3, torch.device(\'meta\')) == \'meta\', "causal_mask(size, device) must create the mask on the device it is given '
                                                '(the model passes tgt_in.device; here the \'meta\' device): pass device=device when you create it"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,

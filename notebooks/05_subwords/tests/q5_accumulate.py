@@ -2,25 +2,23 @@ OK_FORMAT = True
 
 test = {   'name': 'q5_accumulate',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> _acc_run = define('_acc_run', '\\ndef _acc_run(state, micro_batches, stale=False, frozen=False):\\n    # a tiny model (embedding, tanh, output "
-                                               'layer) and a masked cross-entropy; calls accumulate_gradients\\n    import torch\\n    import torch.nn.functional as F\\n    model = '
-                                               'torch.nn.Sequential(torch.nn.Embedding(11, 6), torch.nn.Tanh(), torch.nn.Linear(6, 11))\\n    model.load_state_dict(state)\\n    if frozen:\\n        '
-                                               'model[0].weight.requires_grad_(False)\\n    if stale:\\n        for p in model.parameters():\\n            if p.requires_grad:\\n                '
-                                               'p.grad = torch.full_like(p, 3.0)        # left over from an earlier step\\n    backs, seen = [], []\\n    def loss_fn(m, batch):\\n        x, y = '
-                                               'batch\\n        seen.append(len(backs))                         # backward passes done before this forward\\n        logits = m(x)\\n        loss = '
-                                               'F.cross_entropy(logits.reshape(-1, 11), y.reshape(-1), ignore_index=0)\\n        loss.register_hook(lambda g: backs.append(1))\\n        return loss, '
-                                               'int((y != 0).sum())\\n    out = accumulate_gradients(model, loss_fn, micro_batches)\\n    grads = {n: None if p.grad is None else p.grad.clone() for '
-                                               "n, p in model.named_parameters()}\\n    return out, grads, seen\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> def _acc_ref(state, micro_batches):\n'
-                                               '...     _m = nn.Sequential(nn.Embedding(11, 6), nn.Tanh(), nn.Linear(6, 11))\n'
-                                               '...     _ = _m.load_state_dict(state)\n'
-                                               '...     T = max((x.size(1) for x, _ in micro_batches))\n'
-                                               '...     xs = torch.cat([F.pad(x, (0, T - x.size(1))) for x, _ in micro_batches])\n'
-                                               '...     ys = torch.cat([F.pad(y, (0, T - y.size(1))) for _, y in micro_batches])\n'
-                                               '...     loss = F.cross_entropy(_m(xs).reshape(-1, 11), ys.reshape(-1), ignore_index=0)\n'
-                                               '...     loss.backward()\n'
-                                               '...     return (float(loss.detach()), int((ys != 0).sum()), {n: p.grad for n, p in _m.named_parameters()})  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _acc_run = define('_acc_run', '\\nimport torch.nn.functional as F\\nimport torch\\ndef _acc_run(state, micro_batches, stale=False, "
+                                               'frozen=False):\\n    # a tiny model (embedding, tanh, output layer) and a masked cross-entropy; calls accumulate_gradients\\n    import torch\\n    '
+                                               'import torch.nn.functional as F\\n    model = torch.nn.Sequential(torch.nn.Embedding(11, 6), torch.nn.Tanh(), torch.nn.Linear(6, 11))\\n    '
+                                               'model.load_state_dict(state)\\n    if frozen:\\n        model[0].weight.requires_grad_(False)\\n    if stale:\\n        for p in '
+                                               'model.parameters():\\n            if p.requires_grad:\\n                p.grad = torch.full_like(p, 3.0)        # left over from an earlier step\\n    '
+                                               'backs, seen = [], []\\n    def loss_fn(m, batch):\\n        x, y = batch\\n        seen.append(len(backs))                         # backward passes '
+                                               'done before this forward\\n        logits = m(x)\\n        loss = F.cross_entropy(logits.reshape(-1, 11), y.reshape(-1), ignore_index=0)\\n        '
+                                               'loss.register_hook(lambda g: backs.append(1))\\n        return loss, int((y != 0).sum())\\n    out = accumulate_gradients(model, loss_fn, '
+                                               "micro_batches)\\n    grads = {n: None if p.grad is None else p.grad.clone() for n, p in model.named_parameters()}\\n    return out, grads, seen\\n')  "
+                                               '# doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> exec('\\nimport torch.nn.functional as F\\nimport torch.nn as nn\\nimport torch\\ndef _acc_ref(state, micro_batches):\\n    # the same model on "
+                                               'one batch holding every micro-batch (padded to one length): mean loss per target token\\n    _m = nn.Sequential(nn.Embedding(11, 6), nn.Tanh(), '
+                                               'nn.Linear(6, 11))\\n    _ = _m.load_state_dict(state)\\n    T = max(x.size(1) for x, _ in micro_batches)\\n    xs = torch.cat([F.pad(x, (0, T - '
+                                               'x.size(1))) for x, _ in micro_batches])\\n    ys = torch.cat([F.pad(y, (0, T - y.size(1))) for _, y in micro_batches])\\n    loss = '
+                                               'F.cross_entropy(_m(xs).reshape(-1, 11), ys.reshape(-1), ignore_index=0)\\n    loss.backward()\\n    return float(loss.detach()), int((ys != 0).sum()), '
+                                               "{n: p.grad for n, p in _m.named_parameters()}\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _state = nn.Sequential(nn.Embedding(11, 6), nn.Tanh(), nn.Linear(6, 11)).state_dict()  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _mb = [(torch.tensor([[1, 2, 3]]), torch.tensor([[4, 0, 0]])), (torch.tensor([[5, 6, 7, 8], [2, 3, 4, 5]]), torch.tensor([[9, 10, 2, 3], [4, 5, 6, '

@@ -2,20 +2,17 @@ OK_FORMAT = True
 
 test = {   'name': 'q1_block',
     'points': 3,
-    'suites': [   {   'cases': [   {   'code': '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _blk = Block(8, 2, 16, dropout=0.0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _y = _blk(torch.randn(2, 5, 8))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert isinstance(_y, torch.Tensor) and tuple(_y.shape) == (2, 5, 8), 'Block must return (B, T, d_model) = (2, 5, 8): did you fill in the TODO?'  "
                                                '# doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> def _as_block(ref):\n'
-                                               '...     W, b = (ref.self_attn.in_proj_weight.detach().chunk(3), ref.self_attn.in_proj_bias.detach().chunk(3))\n'
-                                               "...     s = {f'attn.W_{n}.weight': W[i] for i, n in enumerate('qkv')}\n"
-                                               "...     s.update({f'attn.W_{n}.bias': b[i] for i, n in enumerate('qkv')})\n"
-                                               "...     s['attn.W_o.weight'], s['attn.W_o.bias'] = (ref.self_attn.out_proj.weight.detach(), ref.self_attn.out_proj.bias.detach())\n"
-                                               '...     for n, p in ref.named_parameters():\n'
-                                               "...         if n.startswith(('linear', 'norm')):\n"
-                                               "...             s[('ff.' if n.startswith('linear') else '') + n] = p.detach()\n"
-                                               '...     return s  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> exec('\\ndef _as_block(ref):\\n    W, b = ref.self_attn.in_proj_weight.detach().chunk(3), ref.self_attn.in_proj_bias.detach().chunk(3)\\n    s = "
+                                               '{f"attn.W_{n}.weight": W[i] for i, n in enumerate("qkv")}\\n    s.update({f"attn.W_{n}.bias": b[i] for i, n in enumerate("qkv")})\\n    '
+                                               's["attn.W_o.weight"], s["attn.W_o.bias"] = ref.self_attn.out_proj.weight.detach(), ref.self_attn.out_proj.bias.detach()\\n    for n, p in '
+                                               'ref.named_parameters():\\n        if n.startswith(("linear", "norm")):\\n            s[("ff." if n.startswith("linear") else "") + n] = '
+                                               "p.detach()\\n    return s\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> _ref = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation='gelu', batch_first=True, norm_first=True)  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> with torch.no_grad():\n'

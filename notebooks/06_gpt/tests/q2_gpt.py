@@ -9,11 +9,11 @@ test = {   'name': 'q2_gpt',
                                                "TODO?'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> assert not any((isinstance(_mod, nn.Linear) and _mod.out_features == 11 for _mod in _m.modules())), 'the output layer is the token embedding "
                                                "(weight tying): use self.tok_emb.weight, no new nn.Linear'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> _affine = define('_affine', '\\ndef _affine(scales, shifts):\\n    # stand-in blocks (this check does not depend on question 1): block i computes "
-                                               'x * scales[i] + shifts[i]\\n    class _Affine(nn.Module):\\n        def __init__(self, a, b):\\n            super().__init__()\\n            self.a, '
-                                               'self.b = a, nn.Parameter(b)\\n        def forward(self, x):\\n            return x * self.a + self.b\\n    return nn.ModuleList(_Affine(a, b) for a, b '
-                                               "in zip(scales, shifts))\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _affine = define('_affine', '\\nimport torch.nn as nn\\ndef _affine(scales, shifts):\\n    # stand-in blocks (this check does not depend on "
+                                               'question 1): block i computes x * scales[i] + shifts[i]\\n    class _Affine(nn.Module):\\n        def __init__(self, a, b):\\n            '
+                                               'super().__init__()\\n            self.a, self.b = a, nn.Parameter(b)\\n        def forward(self, x):\\n            return x * self.a + self.b\\n    '
+                                               "return nn.ModuleList(_Affine(a, b) for a, b in zip(scales, shifts))\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> _E, _P, _g, _beta, _b0, _b1 = (torch.randn(11, 8), torch.randn(6, 8), torch.rand(8) + 0.5, torch.randn(8), torch.randn(8), torch.randn(8))  # '
                                                'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _ = _m.load_state_dict({'tok_emb.weight': _E, 'pos_emb.weight': _P, 'norm.weight': _g, 'norm.bias': _beta}, strict=False)  # doctest: "

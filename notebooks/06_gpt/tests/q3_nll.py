@@ -2,10 +2,10 @@ OK_FORMAT = True
 
 test = {   'name': 'q3_nll',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> _Bigram = define('_Bigram', '\\nclass _Bigram(torch.nn.Module):\\n    # a stand-in language model: the logits of the next token are a learned row "
-                                               'per current token\\n    def __init__(self, vocab_size):\\n        super().__init__()\\n        self.table = torch.nn.Embedding(vocab_size, '
-                                               "vocab_size)\\n    def forward(self, ids):\\n        return self.table(ids)\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _Bigram = define('_Bigram', '\\nimport torch\\nclass _Bigram(torch.nn.Module):\\n    # a stand-in language model: the logits of the next token are "
+                                               'a learned row per current token\\n    def __init__(self, vocab_size):\\n        super().__init__()\\n        self.table = '
+                                               "torch.nn.Embedding(vocab_size, vocab_size)\\n    def forward(self, ids):\\n        return self.table(ids)\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _m = _Bigram(9)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _table = torch.randn(9, 9)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'

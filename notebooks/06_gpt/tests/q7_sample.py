@@ -2,9 +2,9 @@ OK_FORMAT = True
 
 test = {   'name': 'q7_sample',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> _draw = define('_draw', '\\ndef _draw(fn, logits, seed, **kw):\\n    # calls fn(logits, generator, **kw) with a fresh generator seeded with seed; "
-                                               'also says whether the global\\n    # random state stayed as it was\\n    before = torch.get_rng_state()\\n    out = fn(logits, '
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _draw = define('_draw', '\\nimport torch\\ndef _draw(fn, logits, seed, **kw):\\n    # calls fn(logits, generator, **kw) with a fresh generator "
+                                               'seeded with seed; also says whether the global\\n    # random state stayed as it was\\n    before = torch.get_rng_state()\\n    out = fn(logits, '
                                                "torch.Generator().manual_seed(seed), **kw)\\n    return out, bool(torch.equal(before, torch.get_rng_state()))\\n')  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _l = torch.log(torch.tensor([[0.1, 0.6, 0.3], [0.5, 0.25, 0.25]])).repeat(50, 1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'

@@ -2,18 +2,14 @@ OK_FORMAT = True
 
 test = {   'name': 'q8_kv_cache',
     'points': 3,
-    'suites': [   {   'cases': [   {   'code': '>>> def _rand_state(C, d, L, d_ff, max_len, scale=0.3):\n'
-                                               "...     s = {'tok_emb.weight': torch.randn(C, d) * scale * 3, 'pos_emb.weight': torch.randn(max_len, d) * scale * 3, 'norm.weight': 1 + torch.randn(d) "
-                                               "* scale, 'norm.bias': torch.randn(d) * scale}\n"
-                                               '...     for i in range(L):\n'
-                                               "...         p = f'blocks.{i}.'\n"
-                                               "...         for n in 'qkvo':\n"
-                                               "...             s[p + f'attn.W_{n}.weight'], s[p + f'attn.W_{n}.bias'] = (torch.randn(d, d) * scale, torch.randn(d) * scale)\n"
-                                               "...         for n in ('norm1', 'norm2'):\n"
-                                               "...             s[p + n + '.weight'], s[p + n + '.bias'] = (1 + torch.randn(d) * scale, torch.randn(d) * scale)\n"
-                                               "...         s[p + 'ff.linear1.weight'], s[p + 'ff.linear1.bias'] = (torch.randn(d_ff, d) * scale, torch.randn(d_ff) * scale)\n"
-                                               "...         s[p + 'ff.linear2.weight'], s[p + 'ff.linear2.bias'] = (torch.randn(d, d_ff) * scale, torch.randn(d) * scale)\n"
-                                               '...     return s  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> exec('\\nimport torch\\ndef _rand_state(C, d, L, d_ff, max_len, scale=0.3):\\n    # random weights (biases and norms included) under the "
+                                               'notebook\\\'s names\\n    s = {"tok_emb.weight": torch.randn(C, d) * scale * 3, "pos_emb.weight": torch.randn(max_len, d) * scale * 3,\\n         '
+                                               '"norm.weight": 1 + torch.randn(d) * scale, "norm.bias": torch.randn(d) * scale}\\n    for i in range(L):\\n        p = f"blocks.{i}."\\n        for n '
+                                               'in "qkvo":\\n            s[p + f"attn.W_{n}.weight"], s[p + f"attn.W_{n}.bias"] = torch.randn(d, d) * scale, torch.randn(d) * scale\\n        for n in '
+                                               '("norm1", "norm2"):\\n            s[p + n + ".weight"], s[p + n + ".bias"] = 1 + torch.randn(d) * scale, torch.randn(d) * scale\\n        s[p + '
+                                               '"ff.linear1.weight"], s[p + "ff.linear1.bias"] = torch.randn(d_ff, d) * scale, torch.randn(d_ff) * scale\\n        s[p + "ff.linear2.weight"], s[p + '
+                                               '"ff.linear2.bias"] = torch.randn(d, d_ff) * scale, torch.randn(d) * scale\\n    return s\\n\')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _m = GPT(11, d_model=8, n_heads=2, n_layers=2, d_ff=16, max_len=6, dropout=0.0).eval()  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _s = _rand_state(11, 8, 2, 16, 6)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'

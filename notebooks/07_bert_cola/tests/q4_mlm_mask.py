@@ -2,10 +2,10 @@ OK_FORMAT = True
 
 test = {   'name': 'q4_mlm_mask',
     'points': 3,
-    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _mask_with = define(\'_mask_with\', "\\ndef _mask_with(ids, vocab_size, seed, mask_prob=0.15):\\n    # the check\'s way to call mask_tokens with a '
-                                               'generator seeded with seed\\n    return mask_tokens(ids, vocab_size, torch.Generator().manual_seed(seed), mask_prob)\\n")  # doctest: '
-                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _mask_with = define(\'_mask_with\', "\\nimport torch\\ndef _mask_with(ids, vocab_size, seed, mask_prob=0.15):\\n    # the check\'s way to call '
+                                               'mask_tokens with a generator seeded with seed\\n    return mask_tokens(ids, vocab_size, torch.Generator().manual_seed(seed), mask_prob)\\n")  # '
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _ids = torch.tensor([[CLS_ID] + list(range(6, 26)) + [PAD_ID] * 3] * 8)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _res = _mask_with(_ids, 30, 0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert isinstance(_res, tuple) and len(_res) == 2, 'mask_tokens must return (inputs, labels): did you fill in the TODO?'  # doctest: "

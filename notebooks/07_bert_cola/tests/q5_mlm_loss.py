@@ -2,14 +2,15 @@ OK_FORMAT = True
 
 test = {   'name': 'q5_mlm_loss',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> _Recorder = define('_Recorder', '\\nclass _Recorder(nn.Module):\\n    # a stand-in MLM model: logits from an embedding of each input token; "
-                                               'remembers what it was given\\n    def __init__(self, V):\\n        super().__init__()\\n        self.out = nn.Embedding(V, V)\\n        self.seen = '
-                                               "None\\n    def forward(self, ids):\\n        self.seen = ids.clone()\\n        return self.out(ids)\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> _run_mlm = define(\'_run_mlm\', "\\ndef _run_mlm(model, ids, vocab_size, seed):\\n    # the check\'s way to call mlm_loss with a generator seeded '
-                                               'with seed, and mask_tokens with the same seed\\n    loss, n = mlm_loss(model, ids, vocab_size, torch.Generator().manual_seed(seed))\\n    inputs, '
-                                               'labels = mask_tokens(ids, vocab_size, torch.Generator().manual_seed(seed))\\n    return loss, n, inputs, labels\\n")  # doctest: '
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _Recorder = define('_Recorder', '\\nimport torch.nn as nn\\nclass _Recorder(nn.Module):\\n    # a stand-in MLM model: logits from an embedding of "
+                                               'each input token; remembers what it was given\\n    def __init__(self, V):\\n        super().__init__()\\n        self.out = nn.Embedding(V, '
+                                               "V)\\n        self.seen = None\\n    def forward(self, ids):\\n        self.seen = ids.clone()\\n        return self.out(ids)\\n')  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _run_mlm = define(\'_run_mlm\', "\\nimport torch\\ndef _run_mlm(model, ids, vocab_size, seed):\\n    # the check\'s way to call mlm_loss with a '
+                                               'generator seeded with seed, and mask_tokens with the same seed\\n    loss, n = mlm_loss(model, ids, vocab_size, '
+                                               'torch.Generator().manual_seed(seed))\\n    inputs, labels = mask_tokens(ids, vocab_size, torch.Generator().manual_seed(seed))\\n    return loss, n, '
+                                               'inputs, labels\\n")  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _model = _Recorder(40)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _ids = torch.randint(N_SPECIAL, 40, (6, 12))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
