@@ -15,7 +15,7 @@ from pathlib import Path
 from . import limits
 from .grade import grade_folder, worker
 from .gradescope import gradescope
-from .sandbox import choose_mode
+from .isolation import choose_mode
 
 ROOT = Path(__file__).resolve().parents[1]
 

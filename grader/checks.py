@@ -37,7 +37,8 @@ from otter.test_files import OKTestFile
 
 from seqcourse.testing import standin_definitions, standin_requires
 
-from .sandbox import RemoteError, Sandbox, SandboxError
+from .remote import RemoteError, SandboxError
+from .sandbox import Sandbox
 
 PROTECTED = {"torch": torch, "nn": torch.nn, "F": torch.nn.functional, "math": math}
 

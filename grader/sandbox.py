@@ -1,22 +1,13 @@
 """The trusted half of grading: start a student's notebook in a sandbox and talk to it with data only.
 
 A :class:`Sandbox` copies the submission and the public files it needs into an empty folder and starts
-grader/runner.py there, in one of two isolations:
+grader/runner.py there, isolated as grader/isolation.py says (bubblewrap, or a dedicated unprivileged user;
+without either, grading refuses to start): the repository, hidden tests, solutions and other submissions are
+not reachable from it, and when the grading ends everything it started is killed.
 
-- ``bwrap`` (bubblewrap, Debian's ``bubblewrap`` package; used wherever it works): new user, PID, network,
-  IPC and UTS namespaces, uid 65534 inside, no network at all, a filesystem made only of the system and
-  Python directories (read-only), the submission folder (read-write) and a private /tmp: the repository,
-  hidden tests, solutions and other submissions do not exist in it. When the grading ends the namespace's
-  first process is killed, and the kernel kills everything else in the namespace with it.
-- ``user`` (for root without bubblewrap, e.g. Gradescope's container): the runner runs as a dedicated
-  unprivileged user (``SEQCOURSE_SANDBOX_USER``, default ``sandbox``, created by the autograder's setup
-  script) in its own session, the hidden material stays readable only by root, and every process of that
-  user is killed when the grading ends. There is no network isolation in this mode.
-
-Without either, grading refuses to start (install bubblewrap, or run as root with that user).
-
-Both modes poll the memory of the sandbox's process tree and kill it at the limit, and every request has a
-deadline. Replies are decoded by grader/wire.py; references to the student's objects become
+This class supervises the process (it polls the memory of the sandbox's process tree and kills it at the limit,
+and every request has a deadline), frames the requests and replies, and offers what checks use (run the cells,
+the notebook's names, define, swap). Replies are decoded by grader/wire.py; references to the student's objects become
 :class:`Remote` proxies, whose calls, attributes and items are requests again, so a check can be written
 as ordinary code (``cell = RNNCell(3, 4); h = cell(x, h0)``) and everything it gets back is plain data.
 """
@@ -26,90 +17,26 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
-import pwd
 import select
 import shutil
 import signal
 import struct
 import subprocess
-import sys
 import tempfile
 import threading
 import time
-from functools import lru_cache
 from pathlib import Path
 
 import psutil
 
-from . import limits, wire
+from . import isolation, limits, wire
+from .remote import Remote, SandboxError, ref_of, remote_error_class
 
 HERE = Path(__file__).resolve().parent
 RUNNER_FILES = ("runner.py", "wire.py")
-SANDBOX_HOME = "/home/student"
 # modules a notebook imports that checks may use (always this process's copy, never the sandbox's)
 MODULES = {"math", "time", "random", "itertools", "collections", "functools", "re", "string", "torch", "torch.nn",
            "torch.nn.functional", "numpy", "seqcourse", "matplotlib.pyplot"}
-
-
-class SandboxError(Exception):
-    """The sandbox stopped, timed out, ran out of memory or sent something that is not valid data."""
-
-
-class RemoteError(Exception):
-    """Student code raised an exception in the sandbox: ``kind`` is its type name, ``where`` its place."""
-
-    def __init__(self, kind: str, message: str, where: str = ""):
-        super().__init__(f"{kind}: {message}" + (f" ({where})" if where else ""))
-        self.kind, self.message, self.where = kind, message, where
-
-
-_BUILTIN_ERRORS = (TypeError, ValueError, IndexError, KeyError, AttributeError, RuntimeError, NotImplementedError,
-                   ZeroDivisionError, NameError, LookupError, ArithmeticError, OverflowError)
-
-
-@lru_cache(maxsize=None)
-def remote_error_class(kind: str) -> type:
-    """RemoteError, also an instance of the built-in exception the student's code raised (so that
-    ``except TypeError`` in a check, or ``list()``'s length hint, behave as with a local object)."""
-    base = next((e for e in _BUILTIN_ERRORS if e.__name__ == kind), None)
-    return type(f"Remote{kind}", (RemoteError, base), {"__init__": RemoteError.__init__,
-                                                       "__str__": Exception.__str__}) if base else RemoteError
-
-
-@lru_cache(maxsize=None)
-def bwrap_works() -> bool:
-    exe = shutil.which("bwrap")
-    if not exe:
-        return False
-    try:
-        return subprocess.run([exe, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"],
-                              capture_output=True, timeout=30).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-
-
-def sandbox_user() -> pwd.struct_passwd | None:
-    try:
-        return pwd.getpwnam(os.environ.get("SEQCOURSE_SANDBOX_USER", "sandbox"))
-    except KeyError:
-        return None
-
-
-def choose_mode() -> str:
-    forced = os.environ.get("SEQCOURSE_SANDBOX")  # "bwrap" or "user", to test a mode where both work
-    if forced in ("bwrap", "user"):
-        return forced
-    if bwrap_works():
-        return "bwrap"
-    if os.geteuid() == 0 and sandbox_user() is not None:
-        return "user"
-    raise SystemExit("cannot grade safely here: bubblewrap is missing or cannot create namespaces "
-                     "(apt-get install bubblewrap), and this is not root with a dedicated user "
-                     f"{os.environ.get('SEQCOURSE_SANDBOX_USER', 'sandbox')!r} (useradd --system sandbox)")
-
-
-def _real(path: str) -> str:
-    return os.path.realpath(path)
 
 
 class Sandbox:
@@ -120,7 +47,7 @@ class Sandbox:
                  threads: int = 1, request_timeout: float = limits.REQUEST_TIMEOUT_S):
         self.files, self.timeout, self.memory = files, timeout, memory_mb * 2**20
         self.threads, self.request_timeout = threads, request_timeout
-        self.mode = choose_mode()
+        self.mode = isolation.choose_mode()
         self.proc: subprocess.Popen | None = None
         self.peak = 0
         self.stopped: str = ""   # why the sandbox was stopped by us (time or memory)
@@ -143,9 +70,10 @@ class Sandbox:
             shutil.copy(HERE / f, runner / f)
         self.log = open(self.dir / "log.txt", "wb")
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen(self._command(runner), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.log, env=self._env(), start_new_session=True,
-                                     preexec_fn=self._drop_privileges if self.mode == "user" else None,
+        self.proc = subprocess.Popen(isolation.command(self.mode, self.dir, self.work, runner), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.log,
+                                     env=isolation.environment(self.mode, self.work, self.threads), start_new_session=True,
+                                     preexec_fn=isolation.drop_privileges if self.mode == "user" else None,
                                      cwd=self.work if self.mode == "user" else None)
         self._watch = threading.Thread(target=self._watchdog, daemon=True)
         self._watch.start()
@@ -154,42 +82,6 @@ class Sandbox:
         if ready != {"ok": "ready"}:
             raise SandboxError(f"the sandbox did not start: {self.log_tail()}")
         return self
-
-    def _env(self) -> dict:
-        home = SANDBOX_HOME if self.mode == "bwrap" else str(self.work)
-        return {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
-                "MPLCONFIGDIR": "/tmp/mpl" if self.mode == "bwrap" else str(self.work / ".mpl"),
-                "OMP_NUM_THREADS": str(self.threads), "MKL_NUM_THREADS": str(self.threads),
-                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "TQDM_DISABLE": "1",
-                "SEQCOURSE_DATA_DIR": os.path.join(home, "data")}
-
-    def _command(self, runner: Path) -> list[str]:
-        python = [os.path.abspath(sys.executable)]
-        if self.mode == "user":
-            user = sandbox_user()
-            os.chown(self.dir, user.pw_uid, user.pw_gid)
-            for p in [self.work, *self.work.rglob("*")]:
-                os.chown(p, user.pw_uid, user.pw_gid)
-            os.chmod(self.dir, 0o700)
-            return python + [str(runner / "runner.py")]
-        cmd = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-               "--uid", "65534", "--gid", "65534", "--hostname", "sandbox",
-               "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-        seen = set()
-        for path in ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc", _real(sys.base_prefix),
-                     _real(sys.prefix), sys.prefix, os.path.dirname(_real(sys.executable))]:
-            if path not in seen and os.path.exists(path):
-                seen.add(path)
-                cmd += ["--ro-bind", path, path]
-        cmd += ["--bind", str(self.work), SANDBOX_HOME, "--ro-bind", str(runner), "/opt/grader",
-                "--chdir", SANDBOX_HOME, "--"]
-        return cmd + python + ["/opt/grader/runner.py"]
-
-    def _drop_privileges(self) -> None:  # runs in the child before exec (user mode only)
-        user = sandbox_user()
-        os.setgroups([])
-        os.setgid(user.pw_gid)
-        os.setuid(user.pw_uid)
 
     def _watchdog(self) -> None:
         ps = psutil.Process(self.proc.pid)
@@ -229,7 +121,7 @@ class Sandbox:
                 pass
         psutil.wait_procs(tree, timeout=5)  # the PID namespace ends with its first process; wait for it
         if self.mode == "user":
-            kill_user_processes(sandbox_user().pw_uid)
+            isolation.kill_user_processes(isolation.sandbox_user().pw_uid)
 
     def __exit__(self, *exc) -> None:
         self.kill()
@@ -308,7 +200,7 @@ class Sandbox:
             raise SandboxError(f"the notebook returned something that is not data: {e}") from None
 
     def send(self, value):
-        return wire.encode(value, _ref_of)
+        return wire.encode(value, ref_of)
 
     def _remote(self, ident: int, type_name: str) -> "Remote":
         return Remote(self, ident, type_name)
@@ -362,73 +254,3 @@ class Sandbox:
             self.set_global(name, saved)
 
 
-def _ref_of(obj):
-    if isinstance(obj, Remote):
-        return {"$": "ref", "id": object.__getattribute__(obj, "_id"), "type": "?"}
-    raise TypeError(f"a check tried to send a {type(obj).__name__} into the sandbox (only data and the "
-                    "notebook's own objects can go there; use Sandbox.define for code)")
-
-
-class Remote:
-    """An object that lives in the sandbox. Calls, attributes, items, len, iteration and truth are
-    answered by the sandbox; what comes back is data or another Remote."""
-
-    __slots__ = ("_sb", "_id", "_type")
-
-    def __init__(self, sb: Sandbox, ident: int, type_name: str):
-        object.__setattr__(self, "_sb", sb)
-        object.__setattr__(self, "_id", ident)
-        object.__setattr__(self, "_type", type_name[:100])
-
-    def __call__(self, *args, **kwargs):
-        sb = self._sb
-        return sb.value("call", id=self._id, args=sb.send(args), kwargs=sb.send(kwargs))
-
-    def __getattr__(self, name: str):
-        if name.startswith("__") and name.endswith("__"):
-            raise AttributeError(name)
-        return self._sb.value("getattr", id=self._id, name=name)
-
-    def __setattr__(self, name: str, value) -> None:
-        self._sb.request("setattr", id=self._id, name=name, value=self._sb.send(value))
-
-    def __getitem__(self, key):
-        return self._sb.value("getitem", id=self._id, key=self._sb.send(key))
-
-    def __setitem__(self, key, value) -> None:
-        self._sb.request("setitem", id=self._id, key=self._sb.send(key), value=self._sb.send(value))
-
-    def __len__(self) -> int:
-        n = self._sb.request("len", id=self._id)
-        if type(n) is not int or n < 0:
-            raise SandboxError("len() of a sandbox object is not an int")
-        return n
-
-    def __iter__(self):
-        items = self._sb.value("iter", id=self._id)
-        if type(items) is not list:
-            raise SandboxError("iterating a sandbox object gave no list")
-        return iter(items)
-
-    def __bool__(self) -> bool:
-        b = self._sb.request("bool", id=self._id)
-        if type(b) is not bool:
-            raise SandboxError("truth of a sandbox object is not a bool")
-        return b
-
-    def __repr__(self) -> str:
-        return f"<{self._type} in the sandbox>"
-
-
-def kill_user_processes(uid: int) -> None:
-    """Kill every process of ``uid`` until none is left (user mode: nothing a submission starts survives)."""
-    for _ in range(50):
-        found = [p for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid]
-        if not found:
-            return
-        for p in found:
-            try:
-                p.kill()
-            except psutil.Error:
-                pass
-        time.sleep(0.05)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import json
 import re
 import types
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ import torch
 import torch.nn as nn
 
 from conftest import ROOT, resolve_string as _resolve
-from course import graded_cells, master_path, unit_names
+from course import graded_cells, master_path, check_cells, unit_names
 from grader.checks import Unit
 
 
@@ -74,19 +73,9 @@ def _calls(node: ast.AST) -> str | None:
 
 
 def master_test_cells(notebook: str) -> list[tuple[int, str, str]]:
-    """(cell index, question, source) of every test cell of a master."""
-    cells = json.loads(master_path(notebook).read_text())["cells"]
-    found, question, in_tests = [], "", False
-    for i, cell in enumerate(cells):
-        text = "".join(cell["source"])
-        if cell["cell_type"] == "raw":
-            first = text.strip().splitlines()[0].strip() if text.strip() else ""
-            if first == "# BEGIN QUESTION":
-                question = next(l.split(":", 1)[1].strip() for l in text.splitlines() if l.startswith("name:"))
-            in_tests = {"# BEGIN TESTS": True, "# END TESTS": False}.get(first, in_tests)
-        elif cell["cell_type"] == "code" and in_tests:
-            found.append((i, question, text))
-    return found
+    """(index among the test cells, question, source) of every public test cell of a master (hidden ones are calls
+    into checks.py, read separately)."""
+    return [(i, q, src) for i, (q, hidden, src) in enumerate(check_cells(master_path(notebook))) if not hidden]
 
 
 def _scan(body: list[ast.stmt], strings: dict[str, str], cell: int | str, question: str, standins: Unit,

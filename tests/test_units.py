@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import collections
 
-import nbformat
 import pytest
 
 import course
@@ -18,14 +17,7 @@ UNITS = course.unit_names()
 
 def _test_cells(name: str) -> list[tuple[bool, str]]:
     """(hidden, source) of the master's test cells."""
-    cells, inside = [], False
-    for cell in nbformat.read(course.master_path(name), as_version=4).cells:
-        first = cell.source.strip().splitlines()[0].strip() if cell.source.strip() else ""
-        if cell.cell_type == "raw":
-            inside = {"# BEGIN TESTS": True, "# END TESTS": False}.get(first, inside)
-        elif cell.cell_type == "code" and inside:
-            cells.append((course.hidden_check(cell.source), cell.source))
-    return cells
+    return [(hidden, src) for _, hidden, src in course.check_cells(course.master_path(name))]
 
 
 def _bodies(tree: ast.AST) -> list[tuple[str, str]]:

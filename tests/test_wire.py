@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from grader import wire
-from grader.sandbox import RemoteError, Sandbox, SandboxError
+from grader.remote import RemoteError, SandboxError
+from grader.sandbox import Sandbox
 
 
 def _ref(obj):

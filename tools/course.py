@@ -242,9 +242,10 @@ def first_failure_tests(text: str) -> str:
     return "OK_FORMAT = True\n\ntest = " + pprint.pformat(test, indent=4, width=200) + "\n"
 
 
-def graded_cells(master: Path) -> list[tuple[str | None, bool, str]]:
-    """The code an autograder executes from a master: every code cell outside test blocks and not tagged
-    ``otter_ignore``, in order, as (question or None, is a solution cell, source)."""
+def master_cells(master: Path) -> list[tuple[str | None, str | None, nbformat.NotebookNode]]:
+    """Every cell of a master with the question it belongs to (or None) and the block it is in (``SOLUTION``,
+    ``TESTS``, ``PROMPT``... or None), read from Otter Assign's raw marker cells (which are left out). The one
+    reader of the master format."""
     cells, question, block = [], None, None
     for cell in nbformat.read(master, as_version=4).cells:
         if cell.cell_type == "raw":
@@ -258,9 +259,22 @@ def graded_cells(master: Path) -> list[tuple[str | None, bool, str]]:
                 block = marker.split()[2]
             elif marker.startswith("# END "):
                 block = None
-        elif cell.cell_type == "code" and block != "TESTS" and "otter_ignore" not in cell.metadata.get("tags", []):
-            cells.append((question, block == "SOLUTION", cell.source))
+            continue
+        cells.append((question, block, cell))
     return cells
+
+
+def graded_cells(master: Path) -> list[tuple[str | None, bool, str]]:
+    """The code an autograder executes from a master: every code cell outside test blocks and not tagged
+    ``otter_ignore``, in order, as (question or None, is a solution cell, source)."""
+    return [(q, block == "SOLUTION", c.source) for q, block, c in master_cells(master)
+            if c.cell_type == "code" and block != "TESTS" and "otter_ignore" not in c.metadata.get("tags", [])]
+
+
+def check_cells(master: Path) -> list[tuple[str, bool, str]]:
+    """The checks of a master, in order, as (question, hidden, source)."""
+    return [(q, hidden_check(c.source), c.source) for q, block, c in master_cells(master)
+            if c.cell_type == "code" and block == "TESTS"]
 
 
 def _literal(source: str) -> str:
