@@ -198,15 +198,21 @@ def extract_package(source: Path, target: Path) -> Path:
 
 def uses(cells: list[str], definition: str, *forbidden: str) -> list[str]:
     """Which of the ``forbidden`` names the submitted ``def``/``class definition`` (its last version)
-    mentions: attributes (``nn.RNNCell``), names, keyword arguments (``label_smoothing=``) and ``"loop"``
-    for any loop or comprehension. A static
-    check of the source, done here, for rules a question states about how to write an answer."""
-    found = None
+    mentions: attributes (``nn.RNNCell``), names, keyword arguments (``label_smoothing=``), what it imports,
+    names the notebook imported under another name (``from sklearn.metrics import matthews_corrcoef as mcc``
+    makes ``mcc`` mean ``sklearn``, ``metrics`` and ``matthews_corrcoef``) and ``"loop"`` for any loop or
+    comprehension. A static check of the source, done here, for rules a question states about how to write an
+    answer."""
+    found, aliases = None, {}
     for source in cells:
         try:
             tree = ast.parse(source)
         except (SyntaxError, ValueError):
             continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for a in node.names:
+                    aliases[a.asname or a.name.split(".")[0]] = set((getattr(node, "module", None) or "").split(".")) | set(a.name.split("."))
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == definition:
                 found = node
@@ -218,6 +224,9 @@ def uses(cells: list[str], definition: str, *forbidden: str) -> list[str]:
             seen.add(node.attr)
         elif isinstance(node, ast.Name) and node.id != definition:  # super(RNNCell, self) names itself
             seen.add(node.id)
+            seen |= aliases.get(node.id, set())
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            seen |= {part for a in node.names for part in a.name.split(".")} | set((getattr(node, "module", None) or "").split("."))
         elif isinstance(node, ast.keyword) and node.arg:
             seen.add(node.arg)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):

@@ -76,3 +76,24 @@ def test_each_stand_in_reference_and_fixture_is_defined_once(name):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 80 and "\n" in node.value:
                 sources[node.value] += 1
     assert all(v == 1 for v in sources.values()), f"a source string repeated in {name}'s checks"
+
+
+def test_rules_see_through_imports_and_other_names():
+    """A rule a question states (``nb.rule``) holds however the library is reached: an attribute, a name imported
+    under another name elsewhere in the notebook, an import inside the answer; a correct answer that merely shares
+    a word (its own name, a local variable) breaks nothing."""
+    from grader.checks import RuleBroken, rule, uses
+
+    answer = "def matthews_corrcoef(pred, target):\n    tp = 1\n    return float(tp)\n"
+    assert uses([answer], "matthews_corrcoef", "sklearn", "matthews_corrcoef") == []
+    cheats = [
+        ["import sklearn.metrics as skm", "def matthews_corrcoef(pred, target):\n    return skm.matthews_corrcoef(target, pred)\n"],
+        ["from sklearn.metrics import matthews_corrcoef as mcc", "def matthews_corrcoef(pred, target):\n    return mcc(target, pred)\n"],
+        ["def matthews_corrcoef(pred, target):\n    from sklearn import metrics\n    return metrics.matthews_corrcoef(target, pred)\n"],
+    ]
+    for cells in cheats:
+        assert "sklearn" in uses(cells, "matthews_corrcoef", "sklearn", "matthews_corrcoef"), cells
+        with pytest.raises(RuleBroken, match="not sklearn"):
+            rule(cells, "matthews_corrcoef", "sklearn", says="not sklearn")
+    # the last definition counts: a cheat replaced by an own answer breaks nothing
+    assert uses(cheats[1] + [answer], "matthews_corrcoef", "sklearn") == []

@@ -99,6 +99,8 @@ def _state(d, scale):
 
 
 def q1_sdpa_1(nb):
+    nb.rule("scaled_dot_product_attention", "scaled_dot_product_attention", "MultiheadAttention", "multi_head_attention_forward",
+            says="the question asks for the attention itself (scores, mask, softmax, weighted sum), not F.scaled_dot_product_attention or torch.nn.MultiheadAttention")
     _ = torch.manual_seed(1)
     _q, _k, _v = torch.randn(3, 2, 5, 16) * 2, torch.randn(3, 2, 6, 16) * 2, torch.randn(3, 2, 6, 8)
     _out, _w = nb.scaled_dot_product_attention(_q, _k, _v)
@@ -175,6 +177,8 @@ def q1_sdpa_5(nb):
 
 
 def q2_mha_1(nb):
+    nb.rule("MultiHeadAttention", "MultiheadAttention", "multi_head_attention_forward",
+            says="the question asks for the heads yourself (projections, split, your attention, merge), not torch.nn.MultiheadAttention")
     _mha = nb.MultiHeadAttention(12, 3)
     _x = torch.arange(2 * 5 * 12, dtype=torch.float32).view(2, 5, 12)
     _heads = _mha.split_heads(_x)
@@ -361,6 +365,8 @@ def q4_positions_3(nb):
 
 
 def q5_encoder_layer_1(nb):
+    nb.rule("EncoderLayer", "TransformerEncoderLayer", "TransformerEncoder", "Transformer", "MultiheadAttention",
+            says="the question asks for the layer from your own sublayers, not torch.nn.TransformerEncoderLayer or torch.nn.MultiheadAttention")
     _ = torch.manual_seed(5)
     _ff = nb.FeedForward(20, 40)
     _l1, _l2 = nn.Linear(20, 40), nn.Linear(40, 20)
@@ -449,6 +455,8 @@ def q5_encoder_layer_5(nb):
 
 
 def q6_decoder_layer_1(nb):
+    nb.rule("DecoderLayer", "TransformerDecoderLayer", "TransformerDecoder", "Transformer", "MultiheadAttention",
+            says="the question asks for the layer from your own sublayers, not torch.nn.TransformerDecoderLayer or torch.nn.MultiheadAttention")
     _RefMHA = nb.standin("_RefMHA")
     _RefFF = nb.standin("_RefFF")
     _ref = _dec_ref(20, 4, 40, 6)                            # d_model 20 (not a square), d_k = 5

@@ -16,6 +16,8 @@ DEC_CROSS = "x = x + self.dropout(self.cross_attn(h, memory, memory, src_mask))"
 NOAM = "factor * d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)"
 MUTANTS = [
     # q1: scaled dot-product attention
+    M("q1_sdpa", "output from F.scaled_dot_product_attention (a rule of the question)", "return weights @ v, weights",
+      "return F.scaled_dot_product_attention(q, k, v, attn_mask=mask), weights", "not F.scaled_dot_product_attention", rule=True),
     M("q1_sdpa", "missing 1/sqrt(d_k)", SCALE, "q @ k.transpose(-2, -1)", "missing 1/sqrt(d_k)"),
     M("q1_sdpa", "divided by d_k instead of sqrt(d_k)", "math.sqrt(q.size(-1))", "q.size(-1)", "sqrt(d_k)"),
     M("q1_sdpa", "scaled by the value width d_v", "math.sqrt(q.size(-1))", "math.sqrt(v.size(-1))", "not d_v"),
@@ -79,6 +81,12 @@ MUTANTS = [
     M("q4_positions", "a fixed table of 5000 positions", ("torch.arange(max_len, dtype=torch.float32)", "pe = torch.zeros(max_len, d_model)"),
       ("torch.arange(5000, dtype=torch.float32)", "pe = torch.zeros(5000, d_model)"), "max_len"),
     # q5: feed-forward and encoder layer
+    M("q2_mha", "PyTorch's multi-head attention (a rule of the question)", "out, self.weights = scaled_dot_product_attention(q, k, v, mask)",
+      "out, self.weights = nn.MultiheadAttention(self.h * self.d_k, self.h, batch_first=True).to(query.device)(query, key, value, average_attn_weights=False)\n"
+      "        return out", "not torch.nn.MultiheadAttention", rule=True),
+    M("q5_encoder_layer", "PyTorch's encoder layer (a rule of the question)", ENC_FF,
+      "return nn.TransformerEncoderLayer(x.size(-1), 2, 4 * x.size(-1), dropout=0.0, batch_first=True, norm_first=True).to(x.device)(x)",
+      "not torch.nn.TransformerEncoderLayer", rule=True),
     M("q5_encoder_layer", "no ReLU in the feed-forward network", "self.linear2(F.relu(self.linear1(x)))", "self.linear2(self.linear1(x))", "ReLU in between"),
     M("q5_encoder_layer", "no residual around self-attention", ENC_ATTN, "x = self.dropout(self.self_attn(h, h, h, src_mask))", "both residual connections"),
     M("q5_encoder_layer", "no residual around the feed-forward network", ENC_FF, "return self.dropout(self.ff(self.norm2(x)))", "both residual connections"),
@@ -93,6 +101,9 @@ MUTANTS = [
     M("q5_encoder_layer", "dropout on the residual sum", ENC_ATTN, "x = self.dropout(x + self.self_attn(h, h, h, src_mask))", "not to the sum"),
     M("q5_encoder_layer", "dropout on the sublayer's input", ENC_FF, "return x + self.ff(self.dropout(self.norm2(x)))", "not to the sublayer's input"),
     # q6: decoder layer
+    M("q6_decoder_layer", "PyTorch's decoder layer (a rule of the question)", "return x + self.dropout(self.ff(self.norm3(x)))",
+      "return nn.TransformerDecoderLayer(x.size(-1), 2, 4 * x.size(-1), dropout=0.0, batch_first=True, norm_first=True).to(x.device)(x, memory)",
+      "not torch.nn.TransformerDecoderLayer", rule=True),
     M("q6_decoder_layer", "no causal mask in self-attention", DEC_SELF, "x = x + self.dropout(self.self_attn(h, h, h, None))", "information flows from the future"),
     M("q6_decoder_layer", "padding mask not passed to cross-attention", DEC_CROSS,
       "x = x + self.dropout(self.cross_attn(h, memory, memory, None))", "pass src_mask"),

@@ -50,6 +50,8 @@ def _ref_gpt(s, ids, h, L):
 
 
 def q1_block_1(nb):
+    nb.rule("Block", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder", "Transformer", "MultiheadAttention",
+            says="the question asks for the block from its own sublayers (self.attn, self.ff), not torch.nn.TransformerEncoderLayer or torch.nn.MultiheadAttention")
     _ = torch.manual_seed(1)
     _ref = nn.TransformerEncoderLayer(12, 3, 20, dropout=0.0, activation="gelu", batch_first=True, norm_first=True).eval()
     with torch.no_grad():

@@ -18,6 +18,9 @@ DRAW = (  # the solution's inverse-transform draw, replaced whole by torch.multi
 MUTANTS = [
     # q1: the decoder block
     M("q1_block", "no causal mask", MASK, "None", "information flows from the future"),
+    M("q1_block", "PyTorch's encoder layer with a causal mask (a rule of the question)", "return x + self.dropout(self.ff(self.norm2(x)))",
+      "return nn.TransformerEncoderLayer(x.size(-1), 2, 4 * x.size(-1), dropout=0.0, batch_first=True, norm_first=True).to(x.device)(x, src_mask=~causal_mask(x.size(1), x.device))",
+      "not torch.nn.TransformerEncoderLayer", rule=True),
     M("q1_block", "causal mask transposed (upper triangle)", MASK, "causal_mask(x.size(1), x.device).T", "information flows from the future"),
     M("q1_block", "causal mask inverted", MASK, "~causal_mask(x.size(1), x.device)", "True = may attend"),
     M("q1_block", "diagonal hidden (tril(-1))", MASK, "causal_mask(x.size(1), x.device).tril(-1)", "tril"),

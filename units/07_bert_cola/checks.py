@@ -180,6 +180,8 @@ def q2_classifier_4(nb):
 
 
 def q3_mcc_1(nb):
+    nb.rule("matthews_corrcoef", "sklearn", "torchmetrics", "matthews_corrcoef",
+            says="the question asks for MCC from the four counts yourself, not sklearn's or torchmetrics' matthews_corrcoef")
     _g = torch.Generator().manual_seed(1)
     for _n, _p1, _flip in ((50, 0.7, 0.3), (527, 0.7, 0.2), (1000, 0.3, 0.45), (13, 0.5, 0.4)):
         _t = (torch.rand(_n, generator=_g) < _p1).long()
@@ -229,6 +231,8 @@ def q3_mcc_4(nb):
 
 
 def q4_mlm_mask_1(nb):
+    nb.rule("mask_tokens", "transformers", "DataCollatorForLanguageModeling", "torch_mask_tokens",
+            says="the question asks for the masking itself, not Hugging Face's DataCollatorForLanguageModeling")
     _mask_with = nb.standin("_mask_with")
     _g = torch.Generator().manual_seed(11)
     _ids = torch.randint(nb.N_SPECIAL, 500, (200, 40), generator=_g)
