@@ -240,6 +240,8 @@ def q5_schedule_1(nb):
 
 
 def q6_filter_1(nb):
+    nb.rule("filter_logits", "transformers", "TopKLogitsWarper", "TopPLogitsWarper", "LogitsProcessorList",
+            says="the question asks for the filtering itself (topk, sort, cumsum, scatter), not Hugging Face's logits warpers")
     _ = torch.manual_seed(1)
     _l = torch.randn(4, 9) * 2
     for _T in (0.3, 1.0, 2.5):

@@ -70,6 +70,9 @@ MUTANTS = [
     M("q5_schedule", "returns a tensor", "math.cos(math.pi * progress)", "torch.cos(torch.tensor(math.pi * progress))", "Python float"),
     M("q5_schedule", "warm-up includes step = warmup", "if step < warmup:", "if step <= warmup:", "starts at the peak"),
     # q6: filtering
+    M("q6_filter", "Hugging Face's top-p warper (a rule of the question)", "probs, order = torch.softmax(logits, dim=-1).sort(dim=-1, descending=True)",
+      "from transformers import TopPLogitsWarper\n        logits = TopPLogitsWarper(top_p)(None, logits)\n"
+      "        probs, order = torch.softmax(logits, dim=-1).sort(dim=-1, descending=True)", "not Hugging Face's logits warpers", rule=True),
     M("q6_filter", "temperature multiplied", "logits = logits / temperature", "logits = logits * temperature", "not times"),
     M("q6_filter", "crossing token excluded", "above = probs.cumsum(dim=-1) - probs", "above = probs.cumsum(dim=-1)", "crosses"),
     M("q6_filter", "top-p mask left in sorted order", "remove = (above >= top_p).scatter(-1, order, above >= top_p)", "remove = above >= top_p", "scatter the mask back"),
