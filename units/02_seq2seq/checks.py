@@ -354,7 +354,6 @@ def q5_greedy_3(nb):
 
 def q5_greedy_4(nb):
     _Stub = nb.standin("_CountStub")
-    _side_effects = nb.standin("_side_effects")
     _run = nb.standin("_run_greedy")
     _stub = _Stub().train()
     _src, _len = torch.zeros(3, 4, dtype=torch.long), torch.tensor([2, 0, 4])

@@ -317,16 +317,7 @@ def q3_masked_softmax_5(nb):
 
 
 def q4_attention_1(nb):
-    _FixedScore = nb.sandbox.define("_FixedScore", """
-class _FixedScore(nn.Module):
-    \"\"\"Returns given scores; records what it was called with.\"\"\"
-    def __init__(self, scores):
-        super().__init__()
-        self.scores, self.calls = scores, []
-    def forward(self, query, keys):
-        self.calls.append((query, keys))
-        return self.scores.clone()
-""")
+    _FixedScore = nb.standin("_FixedScore")
     with nb.sandbox.swap("masked_softmax", _REF_MASKED_SOFTMAX):   # your attention is checked with a correct masked softmax
         _ = torch.manual_seed(5)
         _scores = torch.randn(3, 4)
@@ -386,16 +377,7 @@ def q4_attention_3(nb):
 
 
 def q5_decoder_1(nb):
-    _Dot = nb.standin("_Dot")
-    _RecordingDot = nb.sandbox.define("_RecordingDot", """
-class _RecordingDot(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.queries = []
-    def forward(self, query, keys):
-        self.queries.append(query.detach().clone())
-        return torch.einsum("bd,bsd->bs", query, keys)
-""")
+    _RecordingDot = nb.standin("_RecordingDot")
     with nb.sandbox.swap("attention", _REF_ATTENTION):        # your decoder is checked with a correct attention function
         _ = torch.manual_seed(6)
         _dec, _emb, _gru, _Wc = _decoder(nb, 11, 5, 8, 8, score=_RecordingDot())
@@ -425,7 +407,6 @@ class _RecordingDot(nn.Module):
 
 
 def q5_decoder_2(nb):
-    _Dot = nb.standin("_Dot")
     with nb.sandbox.swap("attention", _REF_ATTENTION):        # your decoder is checked with a correct attention function
         _ = torch.manual_seed(16)
         _dec, _emb, _gru, _Wc = _decoder(nb, 10, 5, 6, 6, dropout=1.0)          # a new module is in training mode
@@ -447,7 +428,6 @@ def q5_decoder_2(nb):
 
 def q5_decoder_3(nb):
     _grads = nb.standin("_grads")
-    _Dot = nb.standin("_Dot")
     with nb.sandbox.swap("attention", _REF_ATTENTION):
         _ = torch.manual_seed(14)
         _dec, _emb, _gru, _Wc = _decoder(nb, 11, 5, 8, 8)
@@ -470,16 +450,7 @@ def q5_decoder_3(nb):
 
 
 def q5_decoder_4(nb):
-    _Dot = nb.standin("_Dot")
-    _train_numbers = nb.sandbox.define("_train_numbers", """
-def _train_numbers(sentences):
-    \"\"\"Train a small model with the decoder on number words; its greedy translations of sentences.\"\"\"
-    seqcourse.seed_everything(0)
-    task, sv, tv, pairs = seqcourse.translation_data(seqcourse.number_words_task(n_train=6000, n_val=10, n_test=300, seed=1), "src", "tgt")
-    model = Seq2SeqAttention(Encoder(len(sv), 32, 64, 128), AttentionDecoder(len(tv), 32, 128, 128, _Dot()))
-    seqcourse.fit(model, attention_loss, seqcourse.BucketBatches(pairs["train"], 64, seed=0), torch.optim.Adam(model.parameters(), lr=3e-3), epochs=6, progress=False)
-    return seqcourse.translate(model, list(sentences), sv, tv)
-""")
+    _train_numbers = nb.standin("_train_numbers")
     with nb.sandbox.swap("attention", _REF_ATTENTION):        # your decoder is trained with a correct attention function
         _ = torch.manual_seed(6)
         _dec, _emb, _gru, _Wc = _decoder(nb, 11, 5, 8, 8)

@@ -71,3 +71,31 @@ def _batch(lengths):
     src = torch.full((len(lengths), max(lengths)), 5, dtype=torch.long)
     src[:, 0] = torch.arange(len(lengths))
     return src, torch.tensor(lengths)
+
+
+class _FixedScore(nn.Module):
+    """Returns given scores; records what it was called with."""
+    def __init__(self, scores):
+        super().__init__()
+        self.scores, self.calls = scores, []
+    def forward(self, query, keys):
+        self.calls.append((query, keys))
+        return self.scores.clone()
+
+
+class _RecordingDot(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.queries = []
+    def forward(self, query, keys):
+        self.queries.append(query.detach().clone())
+        return torch.einsum("bd,bsd->bs", query, keys)
+
+
+def _train_numbers(sentences):
+    """Train a small model with the decoder on number words; its greedy translations of sentences."""
+    seqcourse.seed_everything(0)
+    task, sv, tv, pairs = seqcourse.translation_data(seqcourse.number_words_task(n_train=6000, n_val=10, n_test=300, seed=1), "src", "tgt")
+    model = Seq2SeqAttention(Encoder(len(sv), 32, 64, 128), AttentionDecoder(len(tv), 32, 128, 128, _Dot()))
+    seqcourse.fit(model, attention_loss, seqcourse.BucketBatches(pairs["train"], 64, seed=0), torch.optim.Adam(model.parameters(), lr=3e-3), epochs=6, progress=False)
+    return seqcourse.translate(model, list(sentences), sv, tv)

@@ -162,7 +162,6 @@ def q1_sdpa_4(nb):
 
 
 def q1_sdpa_5(nb):
-    _grads = nb.standin("_grads")
     _device_problem = nb.standin("_device_problem")
     _side_effects = nb.standin("_side_effects")
     _ = torch.manual_seed(14)
@@ -271,7 +270,6 @@ def q2_mha_4(nb):
 
 
 def q2_mha_5(nb):
-    _grads = nb.standin("_grads")
     _device_problem = nb.standin("_device_problem")
     _side_effects = nb.standin("_side_effects")
     with nb.sandbox.swap("scaled_dot_product_attention", _REF_SDPA):   # your code is checked with a correct attention
@@ -379,7 +377,6 @@ def q5_encoder_layer_1(nb):
 
 
 def q5_encoder_layer_2(nb):
-    _RefMHA = nb.standin("_RefMHA")
     _ref = _enc_ref(20, 4, 40, 5)                            # d_model 20 (not a square), d_k = 5
     _post_ref = nn.TransformerEncoderLayer(20, 4, 40, dropout=0.0, batch_first=True, norm_first=False)
     _ = _post_ref.load_state_dict(_ref.state_dict())
@@ -399,7 +396,6 @@ def q5_encoder_layer_2(nb):
 
 def q5_encoder_layer_3(nb):
     _grads = nb.standin("_grads")
-    _RefMHA = nb.standin("_RefMHA")
     _ref = _enc_ref(16, 4, 40, 11)
     _layer = _enc_layer(nb, _ref, 16, 4, 40)
     _x, _g = torch.randn(3, 6, 16), torch.randn(3, 6, 16)
@@ -417,10 +413,7 @@ def q5_encoder_layer_3(nb):
 
 
 def q5_encoder_layer_4(nb):
-    _grads = nb.standin("_grads")
-    _device_problem = nb.standin("_device_problem")
     _side_effects = nb.standin("_side_effects")
-    _RefMHA = nb.standin("_RefMHA")
     _ref = _enc_ref(12, 3, 24, 17)
     _x = torch.randn(2, 5, 12)
     _real = torch.tensor([[True] * 5, [True] * 3 + [False] * 2])
@@ -436,10 +429,8 @@ def q5_encoder_layer_4(nb):
 
 
 def q5_encoder_layer_5(nb):
-    _grads = nb.standin("_grads")
     _device_problem = nb.standin("_device_problem")
     _side_effects = nb.standin("_side_effects")
-    _RefMHA = nb.standin("_RefMHA")
     _ref = _enc_ref(12, 3, 24, 18)
     _x = torch.randn(2, 5, 12)
     _real = torch.tensor([[True] * 5, [True] * 3 + [False] * 2])
@@ -457,8 +448,6 @@ def q5_encoder_layer_5(nb):
 def q6_decoder_layer_1(nb):
     nb.rule("DecoderLayer", "TransformerDecoderLayer", "TransformerDecoder", "Transformer", "MultiheadAttention",
             says="the question asks for the layer from your own sublayers, not torch.nn.TransformerDecoderLayer or torch.nn.MultiheadAttention")
-    _RefMHA = nb.standin("_RefMHA")
-    _RefFF = nb.standin("_RefFF")
     _ref = _dec_ref(20, 4, 40, 6)                            # d_model 20 (not a square), d_k = 5
     _layer = _dec_layer(nb, _ref, 20, 4, 40)
     _ = _layer.eval()
@@ -481,8 +470,6 @@ def q6_decoder_layer_1(nb):
 
 
 def q6_decoder_layer_2(nb):
-    _RefMHA = nb.standin("_RefMHA")
-    _RefFF = nb.standin("_RefFF")
     _ref = _dec_ref(12, 3, 24, 19)
     _layer = _dec_layer(nb, _ref, 12, 3, 24)
     _ = _layer.eval()
@@ -501,8 +488,6 @@ def q6_decoder_layer_2(nb):
 
 def q6_decoder_layer_3(nb):
     _grads = nb.standin("_grads")
-    _RefMHA = nb.standin("_RefMHA")
-    _RefFF = nb.standin("_RefFF")
     _ref = _dec_ref(16, 4, 40, 12)
     _layer = _dec_layer(nb, _ref, 16, 4, 40)
     _x, _mem, _g = torch.randn(3, 5, 16), torch.randn(3, 6, 16), torch.randn(3, 5, 16)
@@ -521,11 +506,7 @@ def q6_decoder_layer_3(nb):
 
 
 def q6_decoder_layer_4(nb):
-    _grads = nb.standin("_grads")
-    _device_problem = nb.standin("_device_problem")
     _side_effects = nb.standin("_side_effects")
-    _RefMHA = nb.standin("_RefMHA")
-    _RefFF = nb.standin("_RefFF")
     _ref = _dec_ref(12, 3, 24, 20)
     _x, _mem = torch.randn(2, 4, 12), torch.randn(2, 5, 12)
     _real = torch.tensor([[True] * 5, [True] * 3 + [False] * 2])
@@ -542,11 +523,8 @@ def q6_decoder_layer_4(nb):
 
 
 def q6_decoder_layer_5(nb):
-    _grads = nb.standin("_grads")
     _device_problem = nb.standin("_device_problem")
     _side_effects = nb.standin("_side_effects")
-    _RefMHA = nb.standin("_RefMHA")
-    _RefFF = nb.standin("_RefFF")
     _ref = _dec_ref(12, 3, 24, 21)
     _x, _mem = torch.randn(2, 4, 12), torch.randn(2, 5, 12)
     _real = torch.tensor([[True] * 5, [True] * 3 + [False] * 2])
@@ -719,7 +697,6 @@ def q9_kv_cache_3(nb):
 
 
 def q9_kv_cache_4(nb):
-    _grads = nb.standin("_grads")
     _device_problem = nb.standin("_device_problem")
     _side_effects = nb.standin("_side_effects")
     _RefMHA = nb.standin("_RefMHA")
