@@ -11,10 +11,13 @@ own (a toy model) is defined once, in its unit's ``standins.py``: a master's pub
 from __future__ import annotations
 
 import ast
+import contextlib
 import sys
 from pathlib import Path
 
 import torch
+
+from seqcourse import fakecuda
 
 
 def define(name: str, source: str):
@@ -123,71 +126,34 @@ def grads(call, args: tuple, weights: list, module: torch.nn.Module | None = Non
     return params, [a.grad for a in _tensors(args) if a.is_floating_point()]
 
 
-_DEVICE_ERRORS = ("expected device", "same device", "device type", "is on", "to be on")
-
-
-class _DeviceWrite(RuntimeError):
-    pass
-
-
-# operations a GPU runs with CPU tensors among its arguments: indexing with CPU indices, moves between devices,
-# sizes taken from another tensor, and the sequence-packing functions (which want their lengths on the CPU)
-_MIXED_DEVICES_OK = {"__getitem__", "__setitem__", "to", "copy_", "type_as", "index_put", "index_put_", "new_tensor",
-                     "expand_as", "view_as", "reshape_as", "tensor", "as_tensor"}
-
-
-class _WritesFromMeta(torch.overrides.TorchFunctionMode):
-    """Flags values of the meta device written into a tensor elsewhere (``out[:, t] = h`` into an output
-    preallocated without ``device=``): on a GPU that copy would silently move results to the CPU. Flags as
-    well an operation that meets a CPU tensor (not a 0-dimensional scalar) beside tensors on the meta device
-    (``self.pos(torch.arange(T))``, a mask made without ``device=``): on a GPU it fails, while the meta
-    device lets most of them pass."""
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        if func in (torch.Tensor.__setitem__, torch.Tensor.copy_) and len(args) >= 2:
-            dst, src = args[0], args[-1]
-            if isinstance(dst, torch.Tensor) and isinstance(src, torch.Tensor) and src.device.type == "meta" \
-                    and dst.device.type != "meta":
-                raise _DeviceWrite(f"values on the input's device (meta) written into a tensor on {dst.device}: "
-                                   "it was made without device=")
-        name = getattr(func, "__name__", "")
-        if name not in _MIXED_DEVICES_OK and "pack" not in name:
-            found = _tensors([list(args), kwargs or {}])
-            cpu = [t for t in found if t.device.type == "cpu" and t.dim() > 0]
-            if cpu and any(t.device.type == "meta" for t in found):
-                raise _DeviceWrite(f"{name}() got a tensor of shape {tuple(cpu[0].shape)} on the CPU together with "
-                                   "tensors on the input's device (meta): it was made without device= (or not "
-                                   "registered as a buffer), and on a GPU this operation fails")
-        return func(*args, **(kwargs or {}))
-
-
 def device_problem(call, args: tuple, module: torch.nn.Module | None = None) -> str | None:
-    """Run ``call(*args)`` with ``module`` and every tensor argument on the ``meta`` device (a device that
-    is not the CPU, without a GPU). Returns None when every output tensor is on that device, else what
-    went wrong: a tensor created on the CPU regardless of the input's device either makes an operation
-    fail or leaves an output on the CPU. Code that needs values (``.item()``, ``if mask.any()``) cannot
-    run on ``meta``; that is not a device bug and counts as no problem (other checks test the values).
-    Any other error is the answer's own and propagates; a call that returns no tensor is a problem.
+    """Run ``call(*args)`` with ``module`` and every tensor argument on a GPU, or where there is none on the
+    course's fake one (seqcourse.fakecuda: values on the CPU, CUDA's device rules). Returns None when every
+    output tensor is on that device, else what went wrong: a tensor created on the CPU regardless of the
+    input's device either makes an operation fail (as it fails on a GPU) or leaves an output on the CPU;
+    lengths that sequence packing needs on the CPU were left on the GPU. Any other error is the answer's own
+    and propagates; a call that returns no tensor is a problem. ``module`` moves: make one for this check.
     """
-    meta = torch.device("meta")
-    if module is not None:
-        module.to(meta)  # its values are gone: use a module made for this check only
-    try:
-        with _WritesFromMeta():
-            outs = _tensors(call(*_map(args, lambda t: t.to(meta))))
-    except _DeviceWrite as e:
-        return str(e)
-    except Exception as e:  # noqa: BLE001 - sorted into device bugs, needs of values, and the answer's own errors
-        text = str(e)
-        if "meta" in text and any(s in text for s in _DEVICE_ERRORS):
-            return f"{type(e).__name__}: {text.splitlines()[0][:200]}"
-        if "meta" in text:  # the code needs values (.item(), data-dependent branches): not a device bug
-            return None
-        raise  # an error of the answer itself (also on the CPU): the check reports it
+    with contextlib.ExitStack() as stack:
+        if not torch.cuda.is_available():
+            stack.enter_context(fakecuda.on_fake_cuda())
+        if module is not None:
+            module.to("cuda")
+        try:
+            outs = _tensors(call(*_map(args, lambda t: t.to("cuda"))))
+        except (RuntimeError, TypeError) as e:
+            text = str(e)
+            if any(s in text for s in fakecuda.DEVICE_ERRORS[:1]):
+                return (f"{type(e).__name__}: {text.splitlines()[0][:200]}; a tensor made without device= (or not "
+                        "registered as a buffer) stayed on the CPU and met the GPU's tensors")
+            if any(s in text for s in fakecuda.DEVICE_ERRORS):
+                return f"{type(e).__name__}: {text.splitlines()[0][:200]}"
+            raise  # an error of the answer itself (also on the CPU): the check reports it
     if not outs:
         return "it returned no tensor"
-    wrong = sorted({str(o.device) for o in outs} - {"meta"})
-    return f"an output is on {', '.join(wrong)}" if wrong else None
+    wrong = sorted({str(o.device) for o in outs} - {"cuda:0"})
+    return (f"an output is on {', '.join(wrong)}: a tensor made without device= (preallocated with torch.zeros or "
+            "torch.empty, say) took the results") if wrong else None
 
 
 def side_effects(call, args: tuple, module: torch.nn.Module | None = None, rng: bool = False) -> list[str]:

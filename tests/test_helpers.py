@@ -286,10 +286,10 @@ def test_device_problem_flags_cpu_tensors_a_gpu_would_reject_and_accepts_what_a_
     x, lengths = torch.randn(2, 3, 4), torch.tensor([3, 2])
     good, bad = Positions(True), Positions(False)
     assert device_problem(good, (x,), good) is None
-    assert "CPU" in device_problem(bad, (x,), bad)                                   # positions made without device=
-    assert "CPU" in device_problem(lambda x: x.masked_fill(torch.ones(3, 4, dtype=torch.bool).triu(1), 0.0), (x,))
-    assert "CPU" in device_problem(lambda x: torch.cat([x, torch.zeros(2, 3, 4)], 1), (x,))
-    assert "CPU" in device_problem(lambda x: F.cross_entropy(x.flatten(0, 1), torch.zeros(6, dtype=torch.long)), (x,))
+    assert "cpu" in device_problem(bad, (x,), bad)                                   # positions made without device=
+    assert "cpu" in device_problem(lambda x: x.masked_fill(torch.ones(3, 4, dtype=torch.bool).triu(1), 0.0), (x,))
+    assert "cpu" in device_problem(lambda x: torch.cat([x, torch.zeros(2, 3, 4)], 1), (x,))
+    assert "cpu" in device_problem(lambda x: F.cross_entropy(x.flatten(0, 1), torch.zeros(6, dtype=torch.long)), (x,))
     # what runs on a GPU: CPU indices, moves, 0-dimensional scalars, sizes of another tensor, packing with CPU lengths
     assert device_problem(lambda x: x[:, torch.tensor([0, 2])], (x,)) is None
     assert device_problem(lambda x: x * torch.tensor(2.0) + torch.ones(4).to(x.device), (x,)) is None
