@@ -134,8 +134,7 @@ class Notebook:
     """The submitted notebook as a hidden case sees it: ``nb.NAME`` is what the notebook bound to NAME (data,
     or a :class:`sandbox.Remote` handle), ``nb.sandbox`` the :class:`sandbox.Sandbox`, ``nb.standin(name)``
     the stand-in of that name from the unit's standins.py defined where the notebook runs (once per case),
-    ``nb.define(name, source)`` the same for other source, ``nb.here(name)`` a stand-in made on the trusted
-side, and ``nb.uses``/``nb.rule`` the static checks of
+    ``nb.here(name)`` a stand-in made on the trusted side, and ``nb.uses``/``nb.rule`` the static checks of
     the submitted source (:func:`uses`, :func:`rule`). The grader's own attributes win over the notebook's
     names (a student's variable ``sandbox`` changes nothing here)."""
 
@@ -147,9 +146,6 @@ side, and ``nb.uses``/``nb.rule`` the static checks of
         if name in names:
             return names[name]
         raise NameError(f"name {name!r} is not defined in your notebook")
-
-    def define(self, name: str, source: str):
-        return self.sandbox.define(name, source)
 
     def standin(self, name: str):
         for n in self._unit.requires(name):
@@ -246,12 +242,11 @@ def rule(cells: list[str], definition: str, *forbidden: str, says: str) -> None:
 
 
 def _environment(sb: Sandbox, names: dict, cells: list[str], unit: Unit | None) -> dict:
-    """A case's namespace: public cases use the notebook's names directly (as in the student's kernel),
-    hidden ones ``checks`` and ``nb``."""
+    """A case's namespace: public cases use the notebook's names directly (as in the student's kernel) and
+    ``sandbox`` (where seqcourse.testing.define sends stand-ins), hidden ones ``checks`` and ``nb``."""
     env = {k: v for k, v in names.items() if k not in PROTECTED and not hasattr(builtins, k)}
     env.update(PROTECTED)
-    env.update(__name__="__check__", __builtins__=builtins, sandbox=sb, uses=functools.partial(uses, list(cells)),
-               rule=functools.partial(rule, list(cells)), nb=Notebook(sb, names, cells, unit),
+    env.update(__name__="__check__", __builtins__=builtins, sandbox=sb, nb=Notebook(sb, names, cells, unit),
                checks=unit.checks if unit is not None else None)
     return env
 

@@ -80,6 +80,9 @@ DEVICE_ERRORS = ("Expected all tensors to be on the same device", "'lengths' arg
                  "'batch_sizes' should be a 1D CPU", "indices should be either on cpu or on the same device",
                  "can't convert cuda:0 device type tensor to numpy")
 
+# what a build without CUDA says where a library function makes a GPU tensor in a way the fake device does not see
+CANNOT_TELL = ("Torch not compiled with CUDA enabled", "not linked with support for cuda", "Cannot get CUDA generator")
+
 
 def _mismatch(func) -> RuntimeError:
     return RuntimeError("Expected all tensors to be on the same device, but found at least two devices, cuda:0 and "
@@ -102,6 +105,11 @@ _CPU_ARGS = {
 _PAD_PACKED = torch._C._VariableFunctions._pad_packed_sequence
 
 
+# for each library function running (called from Python), whether it got tensors on the GPU: the tensors its
+# C++ code makes for itself with its input's options (C++ sees the fake tensors' values on the CPU) go there too
+_calls: list[bool] = []
+
+
 def _run(func, args, kwargs):
     """``func`` as CUDA would run it with these arguments, on their values."""
     kwargs = dict(kwargs or {})
@@ -112,6 +120,8 @@ def _run(func, args, kwargs):
     flat, _ = tree_flatten((args, kwargs))
     on_cuda = any(_is_cuda(t) for t in flat)
     to_cuda = _cuda_device(kwargs.get("device"))
+    if not any(isinstance(t, torch.Tensor) for t in flat) and _calls and _calls[-1]:
+        to_cuda = True  # made inside a library function called with GPU tensors (one_hot's arange): on their device
     if func in _TRANSFERS:
         if func is _aten._to_copy.default:
             on_cuda = to_cuda or (on_cuda and "device" not in kwargs)
@@ -192,7 +202,11 @@ class _Functions(TorchFunctionMode):
         if func is torch.Tensor.numpy and _is_cuda(args[0]):
             raise TypeError("can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor "
                             "to host memory first.")
-        return func(*args, **kwargs)
+        _calls.append(any(_is_cuda(t) for t in tree_flatten((args, kwargs))[0]))
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _calls.pop()
 
 
 @contextlib.contextmanager

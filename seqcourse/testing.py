@@ -126,34 +126,54 @@ def grads(call, args: tuple, weights: list, module: torch.nn.Module | None = Non
     return params, [a.grad for a in _tensors(args) if a.is_floating_point()]
 
 
-def device_problem(call, args: tuple, module: torch.nn.Module | None = None) -> str | None:
+def on_device(call, args: tuple, module: torch.nn.Module | None = None, tensors: bool = True):
     """Run ``call(*args)`` with ``module`` and every tensor argument on a GPU, or where there is none on the
-    course's fake one (seqcourse.fakecuda: values on the CPU, CUDA's device rules). Returns None when every
-    output tensor is on that device, else what went wrong: a tensor created on the CPU regardless of the
-    input's device either makes an operation fail (as it fails on a GPU) or leaves an output on the CPU;
-    lengths that sequence packing needs on the CPU were left on the GPU. Any other error is the answer's own
-    and propagates; a call that returns no tensor is a problem. ``module`` moves: make one for this check.
+    course's fake one (seqcourse.fakecuda: values on the CPU, CUDA's device rules). Returns ``(problem,
+    result)``. ``problem`` is None when every output tensor is on that device, else what went wrong: a tensor
+    created on the CPU regardless of the input's device either makes an operation fail (as it fails on a
+    GPU) or leaves an output on the CPU; lengths that sequence packing needs on the CPU were left on the GPU.
+    ``result`` is what the call returned, its tensors brought back to the CPU, for the check to compare with
+    what it expects (a device check that any answer of the right shape passes would give points for nothing).
+    Any other error is the answer's own and propagates; a call that returns no tensor is a problem (with
+    ``tensors=False``, for calls that return token lists, only errors count). ``module`` moves: make one for
+    this check.
     """
+    def back(result):
+        return _map(result, lambda t: t.detach().to("cpu"))
+
     with contextlib.ExitStack() as stack:
         if not torch.cuda.is_available():
             stack.enter_context(fakecuda.on_fake_cuda())
         if module is not None:
             module.to("cuda")
         try:
-            outs = _tensors(call(*_map(args, lambda t: t.to("cuda"))))
-        except (RuntimeError, TypeError) as e:
+            result = call(*_map(args, lambda t: t.to("cuda")))
+        except (RuntimeError, TypeError, AssertionError) as e:
             text = str(e)
             if any(s in text for s in fakecuda.DEVICE_ERRORS[:1]):
                 return (f"{type(e).__name__}: {text.splitlines()[0][:200]}; a tensor made without device= (or not "
-                        "registered as a buffer) stayed on the CPU and met the GPU's tensors")
+                        "registered as a buffer) stayed on the CPU and met the GPU's tensors"), None
             if any(s in text for s in fakecuda.DEVICE_ERRORS):
-                return f"{type(e).__name__}: {text.splitlines()[0][:200]}"
-            raise  # an error of the answer itself (also on the CPU): the check reports it
+                return f"{type(e).__name__}: {text.splitlines()[0][:200]}", None
+            if not any(s in text for s in fakecuda.CANNOT_TELL):
+                raise  # an error of the answer itself (also on the CPU): the check reports it
+            # a library call the fake device does not cover: no verdict on devices; the values from the CPU
+            if module is not None:
+                module.to("cpu")
+            return None, back(call(*args))
+        outs, result = _tensors(result), back(result)
+    if not tensors:
+        return None, result
     if not outs:
-        return "it returned no tensor"
+        return "it returned no tensor", result
     wrong = sorted({str(o.device) for o in outs} - {"cuda:0"})
     return (f"an output is on {', '.join(wrong)}: a tensor made without device= (preallocated with torch.zeros or "
-            "torch.empty, say) took the results") if wrong else None
+            "torch.empty, say) took the results") if wrong else None, result
+
+
+def device_problem(call, args: tuple, module: torch.nn.Module | None = None) -> str | None:
+    """What goes wrong when ``call(*args)`` runs on a GPU (``on_device``'s problem), or None."""
+    return on_device(call, args, module)[0]
 
 
 def side_effects(call, args: tuple, module: torch.nn.Module | None = None, rng: bool = False) -> list[str]:

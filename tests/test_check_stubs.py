@@ -53,7 +53,7 @@ class Definition:
 
 
 def _calls(node: ast.AST) -> str | None:
-    """'define' for define(...)/sandbox.define(...)/nb.define(...), 'standin' for nb.standin(...), 'swap' for
+    """'define' for define(...)/sandbox.define(...), 'standin' for nb.standin(...), 'swap' for
     sandbox.swap(...) (also as nb.sandbox), else None."""
     if not isinstance(node, ast.Call):
         return None
@@ -63,7 +63,7 @@ def _calls(node: ast.AST) -> str | None:
     if not isinstance(f, ast.Attribute):
         return None
     owner = f.value
-    if isinstance(owner, ast.Name) and owner.id == "nb" and f.attr in ("define", "standin"):
+    if isinstance(owner, ast.Name) and owner.id == "nb" and f.attr == "standin":
         return f.attr
     if isinstance(owner, ast.Attribute) and owner.attr == "sandbox" and isinstance(owner.value, ast.Name) and owner.value.id == "nb":
         owner = ast.Name("sandbox")

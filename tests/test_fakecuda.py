@@ -26,7 +26,7 @@ CASES = {
     "0-dim CPU scalar": ("x * torch.tensor(2.0)", "cuda"),
     "CPU index tensor": ("x[:, torch.tensor([0, 2])]", "cuda"),
     "CPU boolean mask": ("x[torch.tensor([True, False])]", "cuda"),
-    "copy into a slice from the CPU": ("x.clone().index_fill(0, torch.tensor([0], device=x.device), 1.0)", "cuda"),
+    "index_fill with a GPU index": ("x.clone().index_fill(0, torch.tensor([0], device=x.device), 1.0)", "cuda"),
     "item and tolist": ("x.sum().item() + x.tolist()[0][0][0] + x", "cuda"),
     "back to the CPU": ("x.cpu() + torch.ones(4)", "cpu"),
     "copy into a CPU buffer": ("torch.zeros(2, 3, 4).copy_(x)", "cpu"),
@@ -45,6 +45,7 @@ CASES = {
     "attention with a GPU mask": ("F.scaled_dot_product_attention(x, x, x, attn_mask=torch.ones(3, 3, dtype=torch.bool, "
                                   "device=x.device).tril())", "cuda"),
     "backward": ("_backward(lin, x)", "cuda"),
+    "one_hot of GPU ids": ("F.one_hot(x.argmax(-1), 4).float() + x", "cuda"),
     # a CPU tensor (not a 0-dim scalar) beside GPU tensors: rejected
     "factory without device=": ("x + torch.arange(4)", "error"),
     "CPU mask in masked_fill": ("x.masked_fill(torch.ones(3, 4, dtype=torch.bool).triu(1), 0.0)", "error"),

@@ -89,6 +89,22 @@ def q1_encoder_5(nb):
             assert torch.allclose(_out[_b, :_len[_b]], _ro[0], atol=1e-5) and torch.allclose(_h[:, _b], _rh[:, 0], atol=1e-5), f"sentence {_b}: in eval mode (model.eval()) an encoder with dropout=0.5 must drop nothing: use self.dropout (an nn.Dropout follows the mode), or F.dropout(..., training=self.training)"
 
 
+def q1_encoder_6(nb):
+    _on_device = nb.standin("_on_device")
+    _ = torch.manual_seed(16)
+    _emb, _rnn = nn.Embedding(12, 5), nn.LSTM(5, 7, 2, batch_first=True)
+    _enc = nb.Encoder(vocab_size=12, emb_size=5, hidden_size=7, num_layers=2).eval()
+    _ = _enc.load_state_dict({"embedding.weight": _emb.weight.detach(), **{"rnn." + k: v for k, v in _rnn.state_dict().items()}})
+    _src, _len = torch.tensor([[2, 5, 6, 3], [2, 7, 3, 0], [2, 3, 0, 0]]), torch.tensor([4, 3, 2])
+    _problem, _res = _on_device(_enc, (_src, _len), _enc)
+    assert _problem is None, f"with the encoder, src and src_len on a GPU (the training loop moves the whole batch there), forward fails ({_problem}): pack_padded_sequence wants the lengths on the CPU (src_len.cpu()); make any other tensor on src's device"
+    assert isinstance(_res, tuple) and len(_res) == 2 and isinstance(_res[1], tuple) and len(_res[1]) == 2, "forward must return (outputs, (h, c))"
+    with torch.no_grad():
+        for _b in range(3):
+            _, (_rh, _rc) = _rnn(_emb(_src[_b:_b + 1, :_len[_b]]))
+            assert torch.allclose(_res[1][0][:, _b], _rh[:, 0], atol=1e-5), f"on a GPU, sentence {_b}'s final state differs from nn.LSTM run on the sentence alone: pack with the lengths (src_len.cpu()) so that the LSTM stops at each sentence's end"
+
+
 def q2_decoder_1(nb):
     _ = torch.manual_seed(3)
     _emb, _rnn, _lin = nn.Embedding(11, 4), nn.LSTM(4, 6, 2, batch_first=True), nn.Linear(6, 11)
@@ -362,6 +378,14 @@ def q5_greedy_4(nb):
     assert not _found, f"greedy_decode changed what it should leave alone: {'; '.join(_found)}. The caller chooses the mode (translate calls model.eval() itself; decoding a sample during training must not switch dropout off), and the inputs must not be changed in place"
 
 
+def q5_greedy_5(nb):
+    _Stub = nb.standin("_CountStub")
+    _greedy_on_device = nb.standin("_greedy_on_device")
+    _problem, _out = _greedy_on_device(_Stub(), torch.zeros(3, 4, dtype=torch.long), torch.tensor([2, 0, 4]), 10)
+    assert _problem is None, f"with the model and the batch on a GPU (translate moves them there), greedy_decode fails ({_problem}): make the <sos> tokens and every other new tensor on src.device (torch.full(..., device=src.device))"
+    assert isinstance(_out, torch.Tensor) and _out.tolist() == [[4, 5, 3, 0, 0], [3, 0, 0, 0, 0], [4, 5, 6, 7, 3]], f"on a GPU greedy decoding gave {_out.tolist() if isinstance(_out, torch.Tensor) else _out}, expected [[4, 5, 3, 0, 0], [3, 0, 0, 0, 0], [4, 5, 6, 7, 3]]"
+
+
 def q6_translate_1(nb):
     _t0 = nb.time.perf_counter()
     _train = nb.standin("_train_numbers")
@@ -389,3 +413,28 @@ def q6_translate_3(nb):
     _sizes = list(_stub.encoder.batches)
     assert _res == [["1"] * (len(s.split()) + 2) for s in _sentences], f"with batch_size=2 a stand-in that writes one '1' per source id gave {_res}: keep the input order"
     assert sum(_sizes) == 5 and max(_sizes) <= 2, f"with batch_size=2 the model encoded batches of {_sizes} sentences: decode at most batch_size sentences at a time"
+
+
+def q6_translate_4(nb):
+    _translate_on_device = nb.standin("_translate_on_device")
+    _sv, _tv = nb.Vocab.build([["one", "two"]]), nb.Vocab.build([["1", "2"]])
+    _problem, _res = _translate_on_device(["one two", "two", "one one two"], _sv, _tv)
+    assert _problem is None, f"with the model on a GPU, translate fails ({_problem}): move each batch of source ids to the model's device (ids.to(device)) before greedy_decode"
+    assert _res == [["1"] * 4, ["1"] * 3, ["1"] * 5], f"with the model on a GPU, a stand-in that writes one '1' per source id gave {_res}, expected {[['1'] * 4, ['1'] * 3, ['1'] * 5]}"
+
+
+def q4_loss_6(nb):
+    _Fixed = (nb.standin("_FixedLogits"), nb.standin("_loss_grad"))
+    _ = torch.manual_seed(9)
+    _L = torch.randn(2, 3, 7) * 300                                              # confident logits, as after long training
+    _tgt = torch.tensor([[2, 5, 6, 3], [2, 4, 3, 0]])
+    _loss, _n = nb.seq2seq_loss(_Fixed[0](_L), ((torch.ones(2, 2, dtype=torch.long), torch.tensor([2, 2])), (_tgt, torch.tensor([4, 3]))))
+    _want = F.cross_entropy(_L.reshape(-1, 7), _tgt[:, 1:].reshape(-1), ignore_index=0)
+    assert isinstance(_loss, torch.Tensor) and bool(torch.isfinite(_loss)) and abs(float(_loss.detach()) - float(_want)) < 1e-3 * max(1.0, float(_want)), f"with logits in the hundreds the loss is {float(torch.as_tensor(_loss).detach())}, expected {float(_want):.2f}: log(softmax(...)) underflows to log(0) = -inf; use F.cross_entropy (or log_softmax), which stays finite"
+
+
+def q6_translate_5(nb):
+    _Stub, _dash_split = nb.standin("_LengthStub"), nb.standin("_dash_split")
+    _sv, _tv = nb.Vocab.build([["one", "two"]]), nb.Vocab.build([["1", "2"]])
+    _res = nb.translate(_Stub(), ["one-two-one", "two", "two-two"], _sv, _tv, tokenize=_dash_split, max_len=9)
+    assert _res == [["1"] * 5, ["1"] * 3, ["1"] * 4], f"with tokenize splitting at dashes a stand-in that writes one '1' per source id gave {_res}, expected {[['1'] * 5, ['1'] * 3, ['1'] * 4]}: split each sentence with the tokenize argument (not str.split)"

@@ -3,7 +3,7 @@ checks and answers right only in types and shapes; run by test_mutants.py.
 Mutants of q6_translate run its hidden check, which trains a model in the sandbox (one thread: about
 a minute or more on a busy 2-core machine). The gradient checks (hidden) catch .detach()/.data bugs; dropout
 is checked with p = 1 in training mode (every embedding dropped: a deterministic reference) and in eval mode;
-devices of Seq2Seq.forward on the meta device with stand-ins (greedy decoding needs values: left to the text)."""
+devices of every question that makes tensors on the fake CUDA device (seqcourse.fakecuda)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ MUTANTS = [
     # q1: encoder
     M("q1_encoder", "LSTM runs over the padding (no packing)", PACKED, "outputs, state = self.rnn(embedded)", "pack_padded_sequence"),
     M("q1_encoder", "lengths ignored", "src_len.cpu()", "torch.full_like(src_len, src.size(1)).cpu()", "ran over the padding"),
+    M("q1_encoder", "lengths left on the GPU for packing", "src_len.cpu()", "src_len", "lengths on the CPU"),
     M("q1_encoder", "enforce_sorted left on", "enforce_sorted=False", "enforce_sorted=True", "sorted"),
     M("q1_encoder", "no total_length when unpacking", ", total_length=src.size(1)", "", "total_length"),
     M("q1_encoder", "only the last layer's state", "return outputs, state", "return outputs, (state[0][-1:], state[1][-1:])", "whole final state"),
@@ -67,6 +68,10 @@ MUTANTS = [
       "out, state = self.decoder.rnn(self.decoder.dropout(self.decoder.embedding(token)).unsqueeze(1), state)\n"
       "            step_logits = self.decoder.out(out.squeeze(1))", "self.decoder(token, state)"),
     # q4: loss
+    M("q4_loss", "log of softmax by hand (underflows for confident logits)",
+      "loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1), ignore_index=PAD_ID)",
+      "loss = F.nll_loss(torch.log(torch.softmax(logits.reshape(-1, logits.size(-1)), -1)), targets.reshape(-1), ignore_index=PAD_ID)",
+      "log_softmax"),
     M("q4_loss", "targets not shifted", "targets = tgt[:, 1:]", "targets = tgt[:, :-1]", "tgt[:, 1:]"),
     M("q4_loss", "padding counted in the loss", ", ignore_index=PAD_ID)", ")", "ignore_index"),
     M("q4_loss", "padding counted in n_tokens", "int((targets != PAD_ID).sum())", "targets.numel()", "count the targets"),
@@ -81,6 +86,10 @@ MUTANTS = [
     M("q4_loss", "padding id written as a literal 0", ("ignore_index=PAD_ID)", "(targets != PAD_ID)"), ("ignore_index=0)", "(targets != 0)"),
       "never a literal 0"),
     # q5: greedy decoding
+    M("q5_greedy", "<sos> tokens made on the CPU", "SOS_ID, dtype=torch.long, device=src.device)", "SOS_ID, dtype=torch.long)",
+      "on src.device"),
+    M("q5_greedy", "finished flags made on the CPU", "torch.zeros(src.size(0), dtype=torch.bool, device=src.device)",
+      "torch.zeros(src.size(0), dtype=torch.bool)", "on src.device"),
     M("q5_greedy", "decoding never stops early", "        if finished.all():\n            break\n", "", "never stops"),
     M("q5_greedy", "stops when the first sentence finishes", "finished.all()", "finished.any()", "ALL sentences"),
     M("q5_greedy", "no <pad> after <eos>", ".masked_fill(finished, PAD_ID)", "", "<pad> after"),
@@ -96,11 +105,14 @@ MUTANTS = [
     # q6: translate (hidden check trains the model)
     M("q6_translate", "raw ids mapped with itos (<eos>, <pad> kept)", "[tgt_vocab.decode(row) for row in out]",
       "[[tgt_vocab.itos[i] for i in row] for row in out]", "tgt_vocab.decode"),
+    M("q6_translate", "ids left on the CPU", "greedy_decode(model, ids.to(device), lengths, max_len)",
+      "greedy_decode(model, ids, lengths, max_len)", "model's device"),
     M("q6_translate", "sentences sorted by length, order not restored", "result = []\n",
       "sentences = sorted(sentences, key=lambda s: len(tokenize(s)))\n    result = []\n", "input order"),
     M("q6_translate", "padded length passed as every length", "lengths, max_len)", "torch.full_like(lengths, ids.size(1)), max_len)", "exactly"),
     M("q6_translate", "sentences encoded without <sos>/<eos>", "src_vocab.encode(tokenize(s))",
       "src_vocab.encode(tokenize(s), sos_eos=False)", "<sos>/<eos>"),
+    M("q6_translate", "tokenize argument ignored", "src_vocab.encode(tokenize(s))", "src_vocab.encode(s.split())", "tokenize argument"),
     M("q6_translate", "max_len not passed on", "greedy_decode(model, ids.to(device), lengths, max_len)",
       "greedy_decode(model, ids.to(device), lengths)", "pass max_len on"),
     M("q6_translate", "batch_size ignored (one batch for all sentences)", ("range(0, len(sentences), batch_size)", "sentences[i:i + batch_size]"),

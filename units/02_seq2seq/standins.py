@@ -8,6 +8,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from seqcourse.testing import device_problem as _device_problem
+from seqcourse.testing import on_device as _on_device
 from seqcourse.testing import side_effects as _side_effects
 
 
@@ -259,3 +260,32 @@ class _LengthStub(_ModelLike):
     # a stand-in model that writes one "1" (id 4) per source id
     def __init__(self):
         super().__init__(_LengthEncoder(), _LengthDecoder())
+
+
+def _dash_split(sentence):
+    # a tokenizer other than str.split: words joined by dashes
+    return sentence.split("-")
+
+
+class _DeviceEncoder(_LengthEncoder):
+    # embeds src first, as a real encoder does: src on another device than the model's fails there
+    def forward(self, src, src_len):
+        self.embedding(src)
+        return super().forward(src, src_len)
+
+
+class _DeviceDecoder(_LengthDecoder):
+    # takes the token wherever greedy_decode made it (question 5 checks that)
+    def forward(self, token, state):
+        return super().forward(token.to(state[0].device), state)
+
+
+# translate with the _LengthStub model on a GPU (or the course's fake one): (what fails or None, the translations)
+def _translate_on_device(sentences, src_vocab, tgt_vocab):
+    model = _ModelLike(_DeviceEncoder(), _DeviceDecoder())
+    return _on_device(lambda: translate(model, sentences, src_vocab, tgt_vocab, max_len=6), (), model, tensors=False)
+
+
+# greedy_decode with the model and the batch on a GPU (or the course's fake one): (what fails or None, the result)
+def _greedy_on_device(model, src, src_len, max_len):
+    return _on_device(lambda s, n: greedy_decode(model, s, n, max_len), (src, src_len), model)

@@ -118,6 +118,8 @@ def q1_dot_general_1(nb):
         _got = nb.DotScore(scaled=True)(_qs, _ks)
         assert isinstance(_got, torch.Tensor) and tuple(_got.shape) == (_B, _S), f"B = {_B}, S = {_S}: the scores must be ({_B}, {_S}), got {getattr(_got, 'shape', type(_got).__name__)}: squeeze only the dimension you added (squeeze(2)), never squeeze() without a dimension"
         assert torch.allclose(_got, torch.einsum("bd,bsd->bs", _qs, _ks) / 3.0, atol=1e-4), f"B = {_B}, S = {_S}: wrong scaled dot scores (d_k = 9, so divide by 3)"
+    _q10, _k10 = torch.randn(2, 10), torch.randn(2, 3, 10)
+    assert torch.allclose(nb.DotScore(scaled=True)(_q10, _k10), torch.einsum("bd,bsd->bs", _q10, _k10) / 10 ** 0.5, atol=1e-4), "with d_k = 10 the scores must be divided by sqrt(10) = 3.162: use math.sqrt(d_k) (not its integer part, not d_k)"
 
 
 def q1_dot_general_2(nb):
@@ -562,3 +564,13 @@ def q7_beam_search_7(nb):
         assert isinstance(_h, list) and len(_h) == 1 and all(isinstance(x, list) and all(type(w) is int for w in x) for x in _h), f"hyps must be a list of B lists of Python ints (use .tolist(), not lists of tensors), got {_h}"
         assert isinstance(_s, torch.Tensor) and tuple(_s.shape) == (1,) and _s.is_floating_point(), f"with one sentence the scores must be a floating-point tensor of shape (1,), got {getattr(_s, 'shape', type(_s).__name__)}"
         assert _h == _want_h and torch.allclose(_s.double(), _want_s, atol=1e-4), f"one sentence (B = 1): got {_h} with scores {_s.tolist()}, expected {_want_h} with {_want_s.tolist()}"
+
+
+def q7_beam_search_8(nb):
+    _beam_on_device = nb.standin("_beam_on_device")
+    _src, _len = nb.here("_batch")([4, 2, 5])
+    _want_h, _ = _ref_beam(nb, nb.here("_MarkovToy")(3, 9, seed=16), _src, _len, 3, 6, 0.6)
+    with nb.sandbox.swap("length_penalty", _REF_LENGTH_PENALTY):   # your beam search is checked with a correct length penalty
+        _problem, _res = _beam_on_device(_src, _len, 16)
+    assert _problem is None, f"with the model and the batch on a GPU, beam_search fails ({_problem}): the tokens, scores and row indices it feeds back to the model (model.step, index_select of the state) must be on src.device (.to(device))"
+    assert isinstance(_res, tuple) and len(_res) == 2 and _res[0] == _want_h, f"on a GPU beam search found {_res[0] if isinstance(_res, tuple) else _res}, expected {_want_h}. " + _HINT

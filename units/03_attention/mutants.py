@@ -22,6 +22,7 @@ MUTANTS = [
     # q1: dot, scaled dot, general
     M("q1_dot_general", "missing 1/sqrt(d)", "scores = scores / math.sqrt(keys.size(-1))", "scores = scores", "missing 1/sqrt(d)"),
     M("q1_dot_general", "divided by d instead of sqrt(d)", "math.sqrt(keys.size(-1))", "keys.size(-1)", "sqrt(d_k)"),
+    M("q1_dot_general", "scaled by the integer part of sqrt(d)", "math.sqrt(keys.size(-1))", "math.isqrt(keys.size(-1))", "sqrt(d"),
     M("q1_dot_general", "scaled by the source length", "math.sqrt(keys.size(-1))", "math.sqrt(keys.size(1))", "sqrt(d_k)"),
     M("q1_dot_general", "always scaled", "if self.scaled:", "if True:", "no scaling"),
     M("q1_dot_general", "softmax inside the score", "        return scores\n", "        return torch.softmax(scores, -1)\n", "plain dot products"),
@@ -115,6 +116,9 @@ MUTANTS = [
     M("q6_length_penalty", "alpha = 0 shortcut returns the int 1", LP, "if alpha == 0:\n        return 1\n    " + LP, "not the int 1"),
     M("q6_length_penalty", "lengths changed in place (length += 5)", LP, "length += 5\n    return (length / 6) ** alpha", "in place"),
     # q7: beam search
+    M("q7_beam_search", "row indices of the state left on the CPU", "* K + new_beam).view(-1).to(device)", "* K + new_beam).view(-1)",
+      "on src.device"),
+    M("q7_beam_search", "tokens fed back from the CPU", "new_token.view(-1).to(device)", "new_token.view(-1)", "on src.device"),
     M("q7_beam_search", "beam drops finished hypotheses", EOS_FINISH, "pass", "set aside"),
     M("q7_beam_search", "length penalty applied twice", EOS_FINISH,
       "finished[b].append((s / float(length_penalty(t, alpha)) / float(length_penalty(t, alpha)), beams[b][k]))", "applied once"),

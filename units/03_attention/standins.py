@@ -9,6 +9,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from seqcourse.testing import grads as _grads
 from seqcourse.testing import device_problem as _device_problem
+from seqcourse.testing import on_device as _on_device
 from seqcourse.testing import side_effects as _side_effects
 
 
@@ -64,6 +65,22 @@ class _MarkovToy(nn.Module):
     def step(self, tokens, state):
         h = (state["hash"] * 5 + tokens + 1) % 13
         return self.table[state["sentence"], h], {"sentence": state["sentence"], "hash": h}
+
+
+class _DeviceToy(_MarkovToy):
+    # _MarkovToy with its table registered as a buffer, so that it moves with the model to a GPU
+    def __init__(self, batch, vocab, seed, eos_bias=0.0):
+        super().__init__(batch, vocab, seed, eos_bias)
+        table = self.table
+        del self.table
+        self.register_buffer("table", table)
+
+
+# beam_search with _DeviceToy and the batch on a GPU (or the course's fake one): (what fails or None, the result)
+def _beam_on_device(src, src_len, seed):
+    model = _DeviceToy(src.size(0), 9, seed)
+    return _on_device(lambda s, n: beam_search(model, s, n, beam_size=3, max_len=6, alpha=0.6), (src, src_len),
+                      model, tensors=False)
 
 
 def _batch(lengths):

@@ -713,3 +713,17 @@ def q9_kv_cache_4(nb):
         _fresh = _RefMHA(12, 3)
         _problem = _device_problem(nb.cached_self_attention, (_fresh, _x, _pk, _pv), _fresh)
         assert _problem is None, f"with attn, x and the cache on another device than the CPU, cached_self_attention fails or answers on the CPU ({_problem}): create any tensor (a mask, ...) on x's device; no mask is needed at all"
+
+
+def q6_decoder_layer_6(nb):
+    _dropout_shapes = nb.standin("_dropout_shapes")
+    _ref = _dec_ref(12, 3, 24, 22)
+    _x, _mem = torch.randn(2, 4, 12), torch.randn(2, 5, 12)
+    _real = torch.tensor([[True] * 5, [True] * 4 + [False]])
+    _causal = torch.ones(4, 4, dtype=torch.bool).tril()
+    _args = (_x, _mem, _causal, _real[:, None, None, :])
+    _layer = _dec_layer(nb, _ref, 12, 3, 24, dropout=0.3)
+    _ = _layer.eval()
+    assert torch.allclose(_layer(*_args), _ref(_x, _mem, tgt_mask=~_causal, memory_key_padding_mask=~_real), atol=1e-4), "the layer differs from torch.nn.TransformerDecoderLayer(norm_first=True) with the same weights (this check of where dropout acts needs the right values first)"
+    _shapes = _dropout_shapes(_layer, _args)
+    assert (2, 5, 12) not in _shapes, f"in training mode dropout was applied to a tensor of the encoder memory's shape (2, 5, 12) (all shapes: {_shapes}): dropout acts on each sublayer's output before the residual sum, never on the memory the encoder passes in"

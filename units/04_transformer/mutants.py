@@ -18,6 +18,7 @@ MUTANTS = [
     # q1: scaled dot-product attention
     M("q1_sdpa", "output from F.scaled_dot_product_attention (a rule of the question)", "return weights @ v, weights",
       "return F.scaled_dot_product_attention(q, k, v, attn_mask=mask), weights", "not F.scaled_dot_product_attention", rule=True),
+    M("q1_sdpa", "scaled by the integer part of sqrt(d_k)", SCALE, "q @ k.transpose(-2, -1) / math.isqrt(q.size(-1))", "sqrt(d"),
     M("q1_sdpa", "missing 1/sqrt(d_k)", SCALE, "q @ k.transpose(-2, -1)", "missing 1/sqrt(d_k)"),
     M("q1_sdpa", "divided by d_k instead of sqrt(d_k)", "math.sqrt(q.size(-1))", "q.size(-1)", "sqrt(d_k)"),
     M("q1_sdpa", "scaled by the value width d_v", "math.sqrt(q.size(-1))", "math.sqrt(v.size(-1))", "not d_v"),
@@ -104,6 +105,8 @@ MUTANTS = [
     M("q6_decoder_layer", "PyTorch's decoder layer (a rule of the question)", "return x + self.dropout(self.ff(self.norm3(x)))",
       "return nn.TransformerDecoderLayer(x.size(-1), 2, 4 * x.size(-1), dropout=0.0, batch_first=True, norm_first=True).to(x.device)(x, memory)",
       "not torch.nn.TransformerDecoderLayer", rule=True),
+    M("q6_decoder_layer", "dropout on the encoder memory", DEC_CROSS,
+      "x = x + self.dropout(self.cross_attn(h, self.dropout(memory), self.dropout(memory), src_mask))", "never on the memory"),
     M("q6_decoder_layer", "no causal mask in self-attention", DEC_SELF, "x = x + self.dropout(self.self_attn(h, h, h, None))", "information flows from the future"),
     M("q6_decoder_layer", "padding mask not passed to cross-attention", DEC_CROSS,
       "x = x + self.dropout(self.cross_attn(h, memory, memory, None))", "pass src_mask"),

@@ -57,3 +57,19 @@ class _RefFF(nn.Module):
 
 def _device_of(make, *args):
     return make(*args).device.type   # where a tensor is created
+
+
+# the shapes of the tensors that dropout is applied to while module(*args) runs in training mode
+def _dropout_shapes(module, args):
+    from torch.overrides import TorchFunctionMode
+    shapes = []
+
+    class _Record(TorchFunctionMode):
+        def __torch_function__(self, func, types, fargs=(), kwargs=None):
+            if func in (F.dropout, torch.dropout) and fargs and isinstance(fargs[0], torch.Tensor):
+                shapes.append(tuple(fargs[0].shape))
+            return func(*fargs, **(kwargs or {}))
+    module.train()
+    with _Record():
+        module(*args)
+    return shapes

@@ -377,3 +377,25 @@ def q6_average_5(nb):
     assert _avg["ids"].dtype == torch.int32 and _avg["ids"].tolist() == [3, 30], f"an int32 tensor must be copied from the LAST state dict ([3, 30], int32), got {_avg['ids'].tolist()} {_avg['ids'].dtype}: integer tensors are not averaged (their mean is no integer) and not taken from the first"
     assert _avg["mask"].dtype == torch.bool and _avg["mask"].tolist() == [False, True], f"a bool tensor must be copied from the last state dict, got {_avg['mask'].tolist()} {_avg['mask'].dtype}"
     assert torch.allclose(_avg["w"], torch.full((2,), 1.5)), "the float tensor must be the mean over all 4 state dicts (1.5): divide by len(states), include the first and the last"
+
+
+def q6_average_6(nb):
+    _on_device = nb.standin("_on_device")
+    _ = torch.manual_seed(6)
+    _states = [{"w": torch.randn(3, 2), "b": torch.randn(2).half(), "steps": torch.tensor(_k)} for _k in range(3)]
+    _problem, _avg = _on_device(nb.average_state_dicts, (_states,))
+    assert _problem is None, f"with state dicts on a GPU (checkpoints of a model trained there), average_state_dicts fails ({_problem}): compute on the tensors' own device (torch.stack of the tensors, or torch.zeros_like(t, dtype=torch.float64)), not in a tensor made with torch.zeros(shape)"
+    _want = torch.stack([_s["w"] for _s in _states]).mean(0)
+    assert isinstance(_avg, dict) and torch.allclose(_avg["w"], _want, atol=1e-6) and int(_avg["steps"]) == 2, "on a GPU the average differs: the mean of the float tensors, the integer ones from the last state dict"
+
+
+def q6_average_7(nb):
+    _aliases = nb.standin("_average_aliases")
+    _ = torch.manual_seed(7)
+    _one = {"w": torch.randn(2, 3), "steps": torch.tensor(4), "mask": torch.tensor([True, False])}
+    _three = [{"w": torch.randn(2), "steps": torch.tensor(_i)} for _i in range(3)]
+    (_avg1, _found), (_avg3, _more) = _aliases([_one]), _aliases(_three)
+    assert torch.allclose(_avg1["w"], _one["w"]) and int(_avg1["steps"]) == 4 and _avg1["mask"].tolist() == [True, False], "the average of one state dict must equal it (this check of side effects needs the right values first)"
+    assert torch.allclose(_avg3["w"], torch.stack([_s["w"] for _s in _three]).mean(0)) and int(_avg3["steps"]) == 2, "the average of three state dicts must be their mean, the counters from the last (this check of side effects needs the right values first)"
+    _found += _more
+    assert not _found, f"the average is not a new state dict: {'; '.join(_found)}. Return a new dict of new tensors (clone() what you copy), also for a single state dict, so that changing the average leaves the checkpoints alone"

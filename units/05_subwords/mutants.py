@@ -102,6 +102,13 @@ MUTANTS = [
     # q6: checkpoint averaging
     M("q6_average", "integer tensors averaged (become float)", "if last.is_floating_point():", "if True:", "LAST state dict"),
     M("q6_average", "integer tensors from the first state dict", "averaged[name] = last.clone()", "averaged[name] = states[0][name].clone()", "LAST state dict"),
+    M("q6_average", "counters returned without clone (shared with the last checkpoint)", "averaged[name] = last.clone()",
+      "averaged[name] = last", "clone() what you copy"),
+    M("q6_average", "a single state dict returned as it is", "    averaged = {}\n",
+      "    if len(states) == 1:\n        return states[0]\n    averaged = {}\n", "also for a single state dict"),
+    M("q6_average", "sum made in a CPU tensor", "torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)",
+      "sum((s[name].to(torch.float64) for s in states), torch.zeros(last.shape, dtype=torch.float64)) / len(states)",
+      "the tensors' own device"),
     M("q6_average", "summed, not averaged", "torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)", "torch.stack([s[name].to(torch.float64) for s in states]).sum(dim=0)", "mean"),
     M("q6_average", "the first state dict left out", "torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)", "torch.stack([s[name].to(torch.float64) for s in states[1:]]).mean(dim=0)", ""),
     M("q6_average", "averaged in float16 (overflows)", "total = torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)",

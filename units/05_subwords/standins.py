@@ -9,6 +9,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from seqcourse.testing import grads as _grads
 from seqcourse.testing import device_problem as _device_problem
+from seqcourse.testing import on_device as _on_device
 from seqcourse.testing import side_effects as _side_effects
 
 
@@ -82,3 +83,18 @@ def _acc_ref(state, micro_batches):
     loss = F.cross_entropy(_m(xs).reshape(-1, 11), ys.reshape(-1), ignore_index=0)
     loss.backward()
     return float(loss.detach()), int((ys != 0).sum()), {n: p.grad for n, p in _m.named_parameters()}
+
+
+# what changes in the state dicts (or whether the same dict comes back) when the caller changes the average in place
+def _average_aliases(states):
+    before = [{k: v.clone() for k, v in s.items()} for s in states]
+    avg = average_state_dicts(states)
+    values = {k: v.clone() for k, v in avg.items()}
+    found = ["the same dict object as the input came back"] if any(avg is s for s in states) else []
+    for v in avg.values():
+        if v.dtype == torch.bool:
+            v.logical_not_()
+        else:
+            v.add_(1)
+    changed = sorted({k for s, b in zip(states, before) for k in s if not torch.equal(s[k], b[k])})
+    return values, found + [f"changing the average's {k} in place changed an input's {k} (they share memory)" for k in changed]

@@ -180,12 +180,17 @@ def q2_gpt_3(nb):
     assert torch.allclose(_got, _want, atol=1e-5), "with dropout p = 1 in training mode the embeddings must be dropped entirely (self.dropout on tok_emb(ids) + pos_emb(positions)) and the blocks' sublayers too: is the embedding dropout missing?"
 
 
+def _bigram(nb, vocab_size, seed, scale=1.0):
+    """A random table of next-token logits and the stand-in bigram model that holds it, where the notebook runs."""
+    _ = torch.manual_seed(seed)
+    table = torch.randn(vocab_size, vocab_size) * scale
+    model = nb.standin("_Bigram")(vocab_size)
+    _ = model.load_state_dict({"table.weight": table})
+    return table, model
+
+
 def q3_nll_1(nb):
-    _Bigram = nb.standin("_Bigram")
-    _ = torch.manual_seed(1)
-    _table = torch.randn(12, 12) * 3
-    _m = _Bigram(12)
-    _ = _m.load_state_dict({"table.weight": _table})
+    _table, _m = _bigram(nb, 12, 1, 3.0)
     _lp = _table.log_softmax(-1)
     def _want(ids, pad):
         out = -_lp[ids[:, :-1], ids[:, 1:]]
@@ -199,11 +204,7 @@ def q3_nll_1(nb):
 
 def q3_nll_2(nb):
     _grads = nb.standin("_grads")
-    _Bigram = nb.standin("_Bigram")
-    _ = torch.manual_seed(2)
-    _table = torch.randn(7, 7)
-    _m = _Bigram(7)
-    _ = _m.load_state_dict({"table.weight": _table})
+    _table, _m = _bigram(nb, 7, 2)
     _ids = torch.tensor([[2, 4, 5, 3], [2, 6, 3, 0]])
     _w = torch.randn(2, 3)
     _res = _grads(nb.next_token_nll, (_m, _ids), [_w], _m)
@@ -212,6 +213,16 @@ def q3_nll_2(nb):
     _ref = -_t.log_softmax(-1)[_ids[:, :-1], _ids[:, 1:]].masked_fill(_ids[:, 1:] == 0, 0.0)
     _ = (_ref * _w).sum().backward()
     assert torch.allclose(_res[0]["table.weight"], _t.grad, atol=1e-5), "the gradient of the NLLs differs from that of -log_softmax(logits) at the targets: padding targets must contribute nothing (not even through a mean)"
+
+
+def q3_nll_3(nb):
+    _on_device = nb.standin("_on_device")
+    _table, _m = _bigram(nb, 7, 3)
+    _ids = torch.tensor([[2, 4, 5, 3], [2, 6, 3, nb.PAD_ID]])
+    _problem, _got = _on_device(nb.next_token_nll, (_m, _ids), _m)
+    assert _problem is None, f"with the model and ids on a GPU, next_token_nll fails ({_problem}): make every tensor on ids' device (no torch.zeros(B, T - 1) filled afterwards)"
+    _want = (-_table.log_softmax(-1)[_ids[:, :-1], _ids[:, 1:]]).masked_fill(_ids[:, 1:] == nb.PAD_ID, 0.0)
+    assert isinstance(_got, torch.Tensor) and _got.shape == _want.shape and torch.allclose(_got, _want, atol=1e-4), "on a GPU the NLLs differ from -log p(ids[:, t+1] | ids[:, :t+1]) (0.0 at padding targets)"
 
 
 def q4_decay_1(nb):
@@ -285,6 +296,23 @@ def q6_filter_3(nb):
     assert (~torch.isinf(_got)).tolist() == [[False, True, True, False, False, False]], "top-p must work on the distribution left by top-k, renormalised: after top-k = 3 the probabilities are 0.48, 0.30, 0.22 and top-p = 0.75 keeps the first two"
 
 
+def q6_filter_4(nb):
+    _on_device = nb.standin("_on_device")
+    _l = torch.tensor([[0.05, 0.40, 0.25, 0.02, 0.18, 0.10]]).log()
+    _problem, _got = _on_device(nb.filter_logits, (_l, 1.0, 3, 0.75))
+    assert _problem is None, f"with the logits on a GPU, filter_logits fails ({_problem}): make every mask and index on the logits' device (torch.zeros_like(logits, dtype=torch.bool), torch.full_like, ...), not with torch.zeros(shape)"
+    assert isinstance(_got, torch.Tensor) and (~torch.isinf(_got)).tolist() == [[False, True, True, False, False, False]], "on a GPU, top_k = 3 then top_p = 0.75 must keep the two most likely tokens (0.48 and 0.30 after renormalising)"
+
+
+def q6_filter_5(nb):
+    _l = torch.tensor([[0.0, 3e4, -2e4, 1e4, 2.9e4], [5.0, 4.0, 3.0, 2.0, 1.0]])
+    _got = nb.filter_logits(_l, top_p=0.5)
+    assert (~torch.isinf(_got)).tolist() == [[False, True, False, False, False], [True, False, False, False, False]], f"logits as large as 30,000 (or a small temperature) must still be filtered: with top_p = 0.5 the first row keeps only its top token (probability 1), got {(~torch.isinf(_got)).tolist()}. exp() of large logits overflows: use torch.softmax (it subtracts the row's maximum) rather than exp(logits) / sum"
+    assert not bool(torch.isnan(_got).any()), "the filtered logits hold NaN: exp() of large logits overflowed (use torch.softmax)"
+    _cold = nb.filter_logits(torch.tensor([[2.0, 1.0, 0.5, -1.0]]), temperature=0.001, top_p=0.9)
+    assert (~torch.isinf(_cold)).tolist() == [[True, False, False, False]] and not bool(torch.isnan(_cold).any()), f"at temperature 0.001 the logits are divided into the thousands: top_p = 0.9 keeps the top token alone, got {_cold.tolist()}: compute the probabilities with torch.softmax"
+
+
 def q7_sample_1(nb):
     _draw = nb.standin("_draw")
     _probs = torch.tensor([[0.05, 0.40, 0.25, 0.02, 0.18, 0.10], [0.30, 0.04, 0.06, 0.12, 0.20, 0.28]])
@@ -299,6 +327,24 @@ def q7_sample_1(nb):
         assert float((_freq - _want).abs().max()) < 0.04, f"with {_kw or 'no filter'}, 3000 draws per row: frequencies {[[round(v, 2) for v in r] for r in _freq.tolist()]}, expected about {[[round(v, 2) for v in r] for r in _want.tolist()]}: draw from softmax(filtered logits) over the vocabulary (dim=-1), one token per row (not the argmax, not the same token for every row)"
     _one, _ = _draw(nb.sample_next, torch.randn(1, 5), 0)
     assert tuple(_one.shape) == (1,), f"with a batch of 1 the result must be (1,), got {tuple(_one.shape)} (index [:, 0] or squeeze(-1), not squeeze())"
+
+
+def q7_sample_2(nb):
+    _sample_on_device = nb.standin("_sample_on_device")
+    _problem, _got = _sample_on_device(torch.tensor([[0.0, 40.0, 5.0, 1.0], [30.0, 0.0, 0.0, 2.0]]), 3, temperature=0.9, top_k=3, top_p=0.8)
+    assert _problem is None, f"with the logits on a GPU (and a generator there), sample_next fails ({_problem}): draw with device=logits.device (torch.rand(..., generator=generator, device=logits.device))"
+    assert isinstance(_got, torch.Tensor) and _got.tolist() == [1, 0], f"on a GPU, rows whose top token has probability 1 after filtering must draw it: expected [1, 0], got {_got.tolist() if isinstance(_got, torch.Tensor) else _got}"
+
+
+def q7_sample_3(nb):
+    _draw_twice = nb.standin("_draw_twice")
+    _l = torch.tensor([[0.0, 3e4, -2e4, 1e4], [-5e3, -6e3, 2e4, 1.5e4]]).repeat(50, 1)
+    _a, _b, _ = _draw_twice(nb.sample_next, _l, 3)
+    assert _a.tolist() == [1, 2] * 50 and _b.tolist() == [1, 2] * 50, "with logits as large as 30,000 the most likely token has probability 1 and must be drawn every time: compute the probabilities with torch.softmax, not exp(logits) / sum (it overflows)"
+    _a, _b, _advanced = _draw_twice(nb.sample_next, torch.zeros(200, 10), 4)
+    assert _advanced, "sample_next did not advance the caller's generator: draw from generator itself (generator=generator), not from a copy or a new generator seeded like it"
+    assert not torch.equal(_a, _b), "two calls with the same generator drew the same tokens: each call must take new random numbers from the caller's generator (not a copy of it)"
+    assert len(set(_a.tolist())) == 10, f"200 rows of uniform logits over 10 tokens drew only {sorted(set(_a.tolist()))}: every row needs its own random number"
 
 
 def q8_kv_cache_1(nb):

@@ -46,6 +46,8 @@ MUTANTS = [
     M("q2_gpt", "embeddings scaled by sqrt(d) (notebook 04's habit)", "self.tok_emb(ids) + self.pos_emb(positions)",
       "self.tok_emb(ids) * self.tok_emb.embedding_dim ** 0.5 + self.pos_emb(positions)", "tok_emb(ids) + pos_emb"),
     # q3: next-token NLL
+    M("q3_nll", "NLLs written into a tensor made on the CPU", "    return nll.view(targets.shape)",
+      "    out = torch.zeros(targets.shape)\n    out[:] = nll.view(targets.shape)\n    return out", "on ids' device"),
     M("q3_nll", "targets not shifted", "targets = ids[:, 1:]", "targets = ids[:, :-1]", "position t predicts token t+1"),
     M("q3_nll", "pad id hard-coded to 0", "ignore_index=pad_id", "ignore_index=0", "use the pad_id argument"),
     M("q3_nll", "padding targets counted", "ignore_index=pad_id, ", "", "0.0 where"),
@@ -73,6 +75,11 @@ MUTANTS = [
     M("q6_filter", "Hugging Face's top-p warper (a rule of the question)", "probs, order = torch.softmax(logits, dim=-1).sort(dim=-1, descending=True)",
       "from transformers import TopPLogitsWarper\n        logits = TopPLogitsWarper(top_p)(None, logits)\n"
       "        probs, order = torch.softmax(logits, dim=-1).sort(dim=-1, descending=True)", "not Hugging Face's logits warpers", rule=True),
+    M("q6_filter", "top-k mask made on the CPU", 'logits = logits.masked_fill(logits < kth, float("-inf"))',
+      'logits = logits.masked_fill(~torch.zeros(logits.shape, dtype=torch.bool).scatter(-1, logits.topk(top_k, dim=-1).indices, True), float("-inf"))',
+      "on the logits' device"),
+    M("q6_filter", "probabilities by hand with exp (overflows for large logits)", "torch.softmax(logits, dim=-1).sort(",
+      "(logits.exp() / logits.exp().sum(-1, keepdim=True)).sort(", "torch.softmax"),
     M("q6_filter", "temperature multiplied", "logits = logits / temperature", "logits = logits * temperature", "not times"),
     M("q6_filter", "crossing token excluded", "above = probs.cumsum(dim=-1) - probs", "above = probs.cumsum(dim=-1)", "crosses"),
     M("q6_filter", "top-p mask left in sorted order", "remove = (above >= top_p).scatter(-1, order, above >= top_p)", "remove = above >= top_p", "scatter the mask back"),
@@ -87,6 +94,12 @@ MUTANTS = [
       ("logits = logits / temperature\n    scaled = logits\n    if top_k is not None:", "probs, order = torch.softmax(scaled, dim=-1)"), "left by top-k"),
     # q7: sampling
     M("q7_sample", "global random state instead of the generator", "generator=generator, ", "", "generator="),
+    M("q7_sample", "uniform draws on the CPU", "generator=generator, device=probs.device)", "generator=generator)", "device=logits.device"),
+    M("q7_sample", "probabilities by hand with exp (overflows for large logits)",
+      "probs = torch.softmax(filter_logits(logits, temperature, top_k, top_p), dim=-1)",
+      "probs = filter_logits(logits, temperature, top_k, top_p).exp()\n    probs = probs / probs.sum(-1, keepdim=True)", "torch.softmax"),
+    M("q7_sample", "draws from a copy of the generator", "generator=generator, device=probs.device)",
+      "generator=torch.Generator(probs.device).manual_seed(generator.initial_seed()), device=probs.device)", "not from a copy"),
     M("q7_sample", "argmax instead of a draw", "torch.searchsorted(cdf, u, right=True)[:, 0]", "probs.argmax(-1)", "is it random at all"),
     M("q7_sample", "top_p not passed on", "filter_logits(logits, temperature, top_k, top_p)", "filter_logits(logits, temperature, top_k)", "passing every argument on"),
     M("q7_sample", "temperature ignored", "filter_logits(logits, temperature, top_k, top_p)", "filter_logits(logits, 1.0, top_k, top_p)", "expected about"),

@@ -8,6 +8,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from seqcourse.testing import device_problem as _device_problem
+from seqcourse.testing import on_device as _on_device
 from seqcourse.testing import grads as _grads
 from seqcourse.testing import side_effects as _side_effects
 
@@ -35,6 +36,21 @@ def _draw(fn, logits, seed, **kw):
     before = torch.get_rng_state()
     out = fn(logits, torch.Generator().manual_seed(seed), **kw)
     return out, bool(torch.equal(before, torch.get_rng_state()))
+
+
+def _sample_on_device(logits, seed, **kw):
+    # sample_next with the logits on a GPU and a generator there; on the course's fake GPU a CPU generator stands for it
+    generator = torch.Generator("cuda" if torch.cuda.is_available() else "cpu").manual_seed(seed)
+    return _on_device(lambda x: sample_next(x, generator, **kw), (logits,))
+
+
+def _draw_twice(fn, logits, seed, **kw):
+    # two calls of fn(logits, generator, **kw) with one generator; also whether the first call advanced it
+    generator = torch.Generator().manual_seed(seed)
+    before = generator.get_state()
+    first = fn(logits, generator, **kw)
+    advanced = not torch.equal(before, generator.get_state())
+    return first, fn(logits, generator, **kw), advanced
 
 
 def _affine(scales, shifts):

@@ -179,6 +179,18 @@ def q2_classifier_4(nb):
     assert not _found, f"the forward pass has side effects: {'; '.join(_found)}. It must not change ids in place, switch train()/eval() or freeze parameters"
 
 
+def q2_classifier_5(nb):
+    _on_device = nb.standin("_on_device")
+    _forward_ref = nb.standin("_forward_ref")
+    _ = torch.manual_seed(5)
+    _model = nb.SentenceClassifier(nb.Encoder(20, d_model=8, n_heads=2, n_layers=1, d_ff=16, max_len=16), 3, "mean").eval()
+    _ids = torch.tensor([[nb.CLS_ID, 7, 8, 9, nb.PAD_ID], [nb.CLS_ID, 10, nb.PAD_ID, nb.PAD_ID, nb.PAD_ID]])
+    _want = _forward_ref(_model, _ids).detach()
+    _problem, _got = _on_device(_model, (_ids,), _model)
+    assert _problem is None, f"with the model and ids on a GPU, forward fails ({_problem}): make the padding mask from ids itself (ids != PAD_ID), on ids' device, not with torch.arange(T) or a list"
+    assert isinstance(_got, torch.Tensor) and _got.shape == _want.shape and torch.allclose(_got, _want, atol=1e-5), "on a GPU the logits differ from head(mean of the encoder's outputs over the real tokens)"
+
+
 def q3_mcc_1(nb):
     nb.rule("matthews_corrcoef", "sklearn", "torchmetrics", "matthews_corrcoef",
             says="the question asks for MCC from the four counts yourself, not sklearn's or torchmetrics' matthews_corrcoef")
@@ -311,6 +323,30 @@ def q4_mlm_mask_5(nb):
         _inp, _lab = _mask_with(_x, 60, 2, 1.0)
         assert tuple(_inp.shape) == tuple(_x.shape) and tuple(_lab.shape) == tuple(_x.shape), f"a batch of one sentence {tuple(_x.shape)} must keep its shape, got {tuple(_inp.shape)} and {tuple(_lab.shape)} (squeeze() without a dim removes axes of size 1)"
         assert torch.equal(_lab[:, 1:], _x[:, 1:]) and int(_lab[0, 0]) == nb.IGNORE, "with mask_prob = 1 every ordinary token is chosen and [CLS] never"
+
+
+def q4_mlm_mask_6(nb):
+    _mask_on_device = nb.standin("_mask_on_device")
+    _ids = torch.randint(nb.N_SPECIAL, 40, (6, 12), generator=torch.Generator().manual_seed(16))
+    _problem, _res = _mask_on_device(_ids, 40, 3)
+    assert _problem is None, f"with ids on a GPU (pretraining masks each batch there, with a generator on the same device), mask_tokens fails ({_problem}): draw with device=ids.device (torch.rand(ids.shape, generator=generator, device=ids.device)) and make every other tensor on ids' device"
+    assert isinstance(_res, tuple) and len(_res) == 2, "mask_tokens must return (inputs, labels)"
+    _inputs, _labels = _res
+    _chosen = _labels != nb.IGNORE
+    assert 0 < int(_chosen.sum()) < 30 and torch.equal(_labels[_chosen], _ids[_chosen]) and torch.equal(_inputs[~_chosen], _ids[~_chosen]), "on a GPU the masking is wrong: about 15 % of the tokens chosen, labels the original ids there and IGNORE elsewhere, inputs unchanged where nothing was chosen"
+
+
+def q4_mlm_mask_7(nb):
+    _mask_with, _mask_twice = nb.standin("_mask_with"), nb.standin("_mask_twice")
+    _V = nb.N_SPECIAL + 4                                                              # four ordinary ids
+    _ids = torch.randint(nb.N_SPECIAL, _V, (400, 50), generator=torch.Generator().manual_seed(17))
+    _inputs, _labels = _mask_with(_ids, _V, 8, 1.0)
+    _random = _inputs[(_inputs != nb.MASK_ID) & (_inputs != _ids)]
+    _counts = torch.bincount(_random - nb.N_SPECIAL, minlength=4).tolist() if bool((_random >= nb.N_SPECIAL).all()) else []
+    assert len(_counts) == 4 and min(_counts) > 150, f"with vocab_size = N_SPECIAL + 4 the random replacements (that differ from the original) fell on the ordinary ids {_counts} times each: each of the four must come up, vocab_size - 1 included (torch.randint(N_SPECIAL, vocab_size, ...): the upper bound is exclusive)"
+    (_a, _la), (_b, _lb), _advanced = _mask_twice(_ids[:40], _V, 9)
+    assert _advanced, "mask_tokens did not advance the caller's generator: draw from generator itself, not from a copy or a new generator seeded like it"
+    assert not torch.equal(_la, _lb), "two calls with the same generator chose the same positions: each call must take new random numbers from the caller's generator (pretraining masks every batch afresh from one generator)"
 
 
 def q5_mlm_loss_1(nb):

@@ -31,6 +31,8 @@ MUTANTS = [
     M("q1_pool", "unknown how silently pooled as [CLS]", "raise ValueError(f\"how must be 'cls' or 'mean', got {how!r}\")",
       "return h[:, 0]", "ValueError"),
     # q2: classifier
+    M("q2_classifier", "padding mask from torch.arange made on the CPU", "ids != PAD_ID",
+      "torch.arange(ids.size(1))[None, :] < (ids != PAD_ID).sum(1, keepdim=True)", "on ids' device"),
     M("q2_classifier", "pooling mask inverted", "ids != PAD_ID", "ids == PAD_ID", "ids != PAD_ID"),
     M("q2_classifier", "pooling over every position (no padding mask)", "ids != PAD_ID", "torch.ones_like(ids, dtype=torch.bool)",
       "real tokens"),
@@ -64,6 +66,12 @@ MUTANTS = [
     M("q3_mcc", "denominator without the square root", "math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))",
       "((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))", "MCC = (4*2"),
     # q4: masking
+    M("q4_mlm_mask", "random ids exclude vocab_size - 1", "torch.randint(N_SPECIAL, vocab_size, shape",
+      "torch.randint(N_SPECIAL, vocab_size - 1, shape", "upper bound is exclusive"),
+    M("q4_mlm_mask", "draws from a copy of the generator", "    shape, device = ids.shape, ids.device\n",
+      "    shape, device = ids.shape, ids.device\n    generator = torch.Generator(device).manual_seed(generator.initial_seed())\n",
+      "not from a copy"),
+    M("q4_mlm_mask", "choice drawn on the CPU", CHOSEN, "torch.rand(shape, generator=generator) < mask_prob", "device=ids.device"),
     M("q4_mlm_mask", "choice drawn from the global generator", CHOSEN, "torch.rand(shape, device=device) < mask_prob", "generator"),
     M("q4_mlm_mask", "random replacements drawn from the global generator",
       "torch.randint(N_SPECIAL, vocab_size, shape, generator=generator, device=device)",

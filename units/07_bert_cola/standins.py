@@ -10,6 +10,7 @@ import torch.nn.functional as F
 from seqcourse.testing import grads as _grads
 from seqcourse.testing import side_effects as _side_effects
 from seqcourse.testing import device_problem as _device_problem
+from seqcourse.testing import on_device as _on_device
 
 
 def _forward_ref(model, ids):
@@ -21,6 +22,21 @@ def _forward_ref(model, ids):
 def _mask_with(ids, vocab_size, seed, mask_prob=0.15):
     # the check's way to call mask_tokens with a generator seeded with seed
     return mask_tokens(ids, vocab_size, torch.Generator().manual_seed(seed), mask_prob)
+
+
+def _mask_on_device(ids, vocab_size, seed):
+    # mask_tokens with ids on a GPU and a generator there; on the course's fake GPU a CPU generator stands for it
+    generator = torch.Generator("cuda" if torch.cuda.is_available() else "cpu").manual_seed(seed)
+    return _on_device(lambda x: mask_tokens(x, vocab_size, generator), (ids,))
+
+
+def _mask_twice(ids, vocab_size, seed):
+    # two calls of mask_tokens with one generator; also whether the first call advanced it
+    generator = torch.Generator().manual_seed(seed)
+    before = generator.get_state()
+    first = mask_tokens(ids, vocab_size, generator)
+    advanced = not torch.equal(before, generator.get_state())
+    return first, mask_tokens(ids, vocab_size, generator), advanced
 
 
 def _mask_effects(ids, vocab_size, seed):
