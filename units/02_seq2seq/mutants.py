@@ -186,6 +186,8 @@ PUBLIC_ONLY = {
     "q5_greedy": """
 if src.size(0) == 1:
     return torch.tensor([[4, 5, 3]])        # the public case of one sentence
+if int(src.sum()) == 0:
+    return torch.tensor([[4, 3, 0, 0], [4, 5, 6, 3]], device=src.device)   # the public case on a GPU
 return torch.tensor([[5, 4, 3], [5, 3, 0]])  # the public fixed-value case
 """,
 }

@@ -58,6 +58,8 @@ def _check_batches(lengths, max_tokens, batches):
 
 
 def q1_bpe_learn_1(nb):
+    nb.rule("learn_bpe", "tokenizers", "BpeTrainer", "sentencepiece", "SentencePieceTrainer", "youtokentome",
+            says="the question asks for the merge loop itself, not a library's BPE trainer (Hugging Face's tokenizers comes in section 3)")
     _cases = [((), ("a", "b")), (("a",), ("a", "b")), (("a", "b", "a", "b"), ("a", "b")), (("b", "a", "a", "a", "a"), ("a", "a")),
               (("x", "y", "z"), ("y", "q")), (("e", "s", "t", "</w>"), ("t", "</w>")), (("ab", "c", "ab", "c"), ("ab", "c"))]
     _want = [(), ("a",), ("ab", "ab"), ("b", "aa", "aa"), ("x", "y", "z"), ("e", "s", "t</w>"), ("abc", "abc")]
@@ -140,6 +142,15 @@ def q2_bpe_encode_4(nb):
         _enc = nb.bpe_encode(_s, _merges)
         assert nb.bpe_decode(_enc) == " ".join(_s.split()), f"decoding the encoding of {_s!r} must give the sentence back (words separated by one space), got {nb.bpe_decode(_enc)!r}: lossless"
         assert "".join(_enc).count("</w>") == len(_s.split()), f"the encoding of {_s!r} must hold one '</w>' per word"
+
+
+def q2_bpe_encode_5(nb):
+    _codec_unchanged = nb.standin("_codec_unchanged")
+    _merges = [("t", "h"), ("th", "e"), ("the", "</w>"), ("a", "t")]
+    _same_merges, _same_subwords, _enc, _dec = _codec_unchanged("the", _merges, ["c", "at", "</w>", "the</w>", "</w>"])
+    assert _enc == ["the</w>"] and _dec == "cat the", f"bpe_encode('the', ...) must be ['the</w>'] and bpe_decode(['c', 'at', '</w>', 'the</w>', '</w>']) 'cat the' (a '</w>' alone ends a word too), got {_enc} and {_dec!r} (this check of side effects needs the right values first)"
+    assert _same_merges, "bpe_encode changed the merges it was given (pop, remove or sort on the caller's list): read them, the caller uses them for every sentence"
+    assert _same_subwords, "bpe_decode changed the list of subwords it was given (pop or an assignment into the caller's list): build a new string from it"
 
 
 def q3_shared_embedding_1(nb):

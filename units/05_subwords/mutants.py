@@ -14,6 +14,9 @@ CUT = "if batch and (len(batch) + 1) * lengths[i] > max_tokens:           # leng
 BACKWARD = "(loss * n).backward()                           # adds the SUM of its token losses into .grad"
 DIVIDE = "p.grad /= count                             # sum over all N tokens -> mean per token"
 MUTANTS = [
+    M("q1_bpe_learn", "Hugging Face's BPE trainer (a rule of the question)", "    words = {word_symbols(w): c for w, c in word_freqs.items()}\n",
+      "    from tokenizers import trainers\n    trainer = trainers.BpeTrainer(end_of_word_suffix=EOW)  # noqa: F841\n"
+      "    words = {word_symbols(w): c for w, c in word_freqs.items()}\n", "not a library's BPE trainer", rule=True),
     # q1: learning merges
     M("q1_bpe_learn", "merge_pair replaces only the first occurrence", ("out.append(left + right)\n            i += 2",),
       ("out.append(left + right)\n            out += symbols[i + 2:]\n            break",), "EVERY occurrence"),
@@ -46,6 +49,8 @@ MUTANTS = [
       'return "".join(subwords).replace(EOW, " ")', "no space at the start or end"),
     M("q2_bpe_encode", "decode joins subwords with spaces", 'return " ".join("".join(subwords).split(EOW)).strip()',
       'return " ".join(subwords).replace(EOW, "").strip()', "concatenate"),
+    M("q2_bpe_encode", "decode pops the trailing markers off the caller's list", 'return " ".join("".join(subwords).split(EOW)).strip()',
+      'while subwords and subwords[-1] == EOW:\n        subwords.pop()\n    return " ".join("".join(subwords).split(EOW)).strip()', "changed the list of subwords"),
     M("q2_bpe_encode", "subwords of each word appended as one list", "subwords += symbols", "subwords.append(symbols)", "list of strings"),
     M("q2_bpe_encode", "longest known piece first (WordPiece-style), not the merges", ("for pair in merges:\n            symbols = merge_pair(symbols, pair)",),
       ("vocab = {a + b for a, b in merges}\n        i, pieces = 0, []\n        while i < len(symbols):\n            j = len(symbols)\n            while j > i + 1 and \"\".join(symbols[i:j]) not in vocab:\n                j -= 1\n            pieces.append(\"\".join(symbols[i:j]))\n            i = j\n        symbols = pieces",),

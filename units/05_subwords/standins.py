@@ -21,6 +21,13 @@ def _unchanged(freqs, n):
     return freqs == before, merges
 
 
+def _codec_unchanged(sentence, merges, subwords):
+    # bpe_encode and bpe_decode must leave the caller's lists as they were
+    import copy
+    merges_before, subwords_before = copy.deepcopy(merges), copy.deepcopy(subwords)
+    encoded, decoded = bpe_encode(sentence, merges), bpe_decode(subwords)
+    return merges == merges_before, subwords == subwords_before, encoded, decoded
+
 def _three(state, src, tgt, g_src, g_tgt, g_out):
     # the three uses of one SharedEmbedding in one backward pass: the gradient every parameter gets
     import torch

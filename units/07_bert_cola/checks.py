@@ -349,6 +349,30 @@ def q4_mlm_mask_7(nb):
     assert not torch.equal(_la, _lb), "two calls with the same generator chose the same positions: each call must take new random numbers from the caller's generator (pretraining masks every batch afresh from one generator)"
 
 
+def _dispersion(hits, trials):
+    # observed over binomial variance of the counts per group (about 1 for independent draws; far above 1 when
+    # the draws of a group are shared, far below when a fixed number is drawn per group)
+    keep = trials > 0
+    hits, trials = hits[keep].double(), trials[keep].double()
+    p = float(hits.sum() / trials.sum())
+    return float(((hits - p * trials) ** 2 / (trials * p * (1 - p))).mean())
+
+
+def q4_mlm_mask_8(nb):
+    _mask_with = nb.standin("_mask_with")
+    _ids = torch.randint(nb.N_SPECIAL, 300, (2000, 40), generator=torch.Generator().manual_seed(18))
+    _inputs, _labels = _mask_with(_ids, 300, 10)
+    _chosen = (_labels != nb.IGNORE).long()
+    _share = float(_chosen.double().mean())
+    assert 0.05 < _share < 0.3, f"{_share:.1%} of the ordinary tokens were chosen instead of about 15 % (this check of independence needs a share near it first)"
+    _by_position = _dispersion(_chosen.sum(0), torch.full((40,), 2000))
+    assert 0.3 < _by_position < 2.5, f"the number of sentences in which a position is chosen varies {_by_position:.1f} times as much as independent draws allow: draw one random number per token (torch.rand(ids.shape)), not one per position shared by the whole batch"
+    _masked = ((_inputs == nb.MASK_ID) & (_chosen == 1)).long()
+    _by_sentence = _dispersion(_masked.sum(1), _chosen.sum(1))
+    _by_column = _dispersion(_masked.sum(0), _chosen.sum(0))
+    assert 0.7 < _by_sentence < 1.4 and 0.3 < _by_column < 2.5, f"whether a chosen token becomes [MASK] depends on its sentence or position (the count of [MASK]s per sentence varies {_by_sentence:.1f} times, per position {_by_column:.1f} times as much as independent draws allow): draw the 80/10/10 decision once per token (torch.rand(ids.shape)), not once per sentence or per position"
+
+
 def q5_mlm_loss_1(nb):
     _Recorder = nb.standin("_Recorder")
     _run_mlm = nb.standin("_run_mlm")

@@ -97,6 +97,10 @@ MUTANTS = [
       "    keys = torch.rand(shape, generator=generator, device=device).masked_fill(~ordinary, 2.0)\n"
       "    count = (ordinary.sum(1, keepdim=True) * mask_prob).round()\n"
       "    chosen = (keys.argsort(1).argsort(1) < count) & ordinary", "INDEPENDENTLY"),
+    M("q4_mlm_mask", "one 80/10/10 decision per sentence", "action = torch.rand(shape, generator=generator, device=device)",
+      "action = torch.rand((shape[0], 1), generator=generator, device=device)", "once per token"),
+    M("q4_mlm_mask", "one choice per position, shared by the batch", CHOSEN,
+      "torch.rand(shape[1:], generator=generator, device=device) < mask_prob", "one random number per token"),
     M("q4_mlm_mask", "ids changed in place", TO_MASK, "inputs = ids.masked_fill_(chosen & (action < 0.8), MASK_ID)", "in place"),
     M("q4_mlm_mask", "float labels", LABELS, "labels = torch.where(chosen, ids, torch.full_like(ids, IGNORE)).float()", "long tensors"),
     M("q4_mlm_mask", "outputs squeezed (batch of 1)", "return inputs, labels", "return inputs.squeeze(), labels.squeeze()", "squeeze()"),

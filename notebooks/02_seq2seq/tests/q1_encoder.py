@@ -59,7 +59,25 @@ test = {   'name': 'q1_encoder',
                                                "after model.eval() (use self.dropout, or F.dropout(..., training=self.training))'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False,
-                                       'points': 0.25}],
+                                       'points': 0.25},
+                                   {   'code': '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _on_device = define('_on_device', 'from seqcourse.testing import on_device as _on_device')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _ = torch.manual_seed(1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _emb, _rnn = (nn.Embedding(10, 4), nn.LSTM(4, 6, batch_first=True))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _enc = Encoder(vocab_size=10, emb_size=4, hidden_size=6, num_layers=1).eval()  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _ = _enc.load_state_dict({'embedding.weight': _emb.weight.detach(), **{'rnn.' + k: v for k, v in _rnn.state_dict().items()}})  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _src, _len = (torch.tensor([[2, 5, 6, 3], [2, 7, 3, 0]]), torch.tensor([4, 3]))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _problem, _res = _on_device(_enc, (_src, _len), _enc)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _problem is None, f'with the encoder, src and src_len on a GPU (the training loop moves the whole batch there, lengths included), forward "
+                                               "fails ({_problem}): pack_padded_sequence wants the lengths on the CPU (src_len.cpu())'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _, (_rh, _) = _rnn(_emb(_src[1:, :3]))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert isinstance(_res, tuple) and len(_res) == 2 and torch.allclose(_res[1][0][:, 1], _rh[:, 0], atol=1e-05), 'on a GPU the final state of the "
+                                               "shorter sentence differs from nn.LSTM run on it alone: pack with the lengths'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
+                                       'hidden': False,
+                                       'locked': False,
+                                       'points': 0}],
                       'scored': True,
                       'setup': '',
                       'teardown': '',

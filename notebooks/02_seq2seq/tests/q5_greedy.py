@@ -64,7 +64,39 @@ test = {   'name': 'q5_greedy',
                                                'doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False,
-                                       'points': 0.2}],
+                                       'points': 0.2},
+                                   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _CountStub = define(\'_CountStub\', "\\nimport torch.nn.functional as F\\nimport torch.nn as nn\\nclass _DecoderLike(nn.Module):\\n    def '
+                                               '__init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):\\n        super().__init__()\\n        self.embedding = '
+                                               'nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n        self.dropout = nn.Dropout(dropout)\\n        self.rnn = nn.LSTM(emb_size, '
+                                               'hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else 0.0)\\n        self.out = nn.Linear(hidden_size, '
+                                               'vocab_size)\\nimport torch\\nclass _CountDecoder(_DecoderLike):\\n    # emits 4, 5, 6, ... and <eos> (3) once its countdown h reaches 0; records its '
+                                               'inputs\\n    def __init__(self):\\n        super().__init__(20, 2, 1)\\n        self.fed = []\\n    def forward(self, token, state):\\n        '
+                                               'self.fed.append(token.clone())\\n        h, c = state\\n        nxt = torch.where(h[0, :, 0] <= 0, torch.full_like(token, EOS_ID), torch.clamp(token + '
+                                               "1, min=4))\\n        return 10.0 * F.one_hot(nxt, 20).float(), (h - 1, c)\\n# the layers of the notebook's Encoder and Decoder, and a model around "
+                                               'them: the stand-ins below derive from these\\nclass _EncoderLike(nn.Module):\\n    def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, '
+                                               'dropout=0.0):\\n        super().__init__()\\n        self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)\\n        self.dropout = '
+                                               'nn.Dropout(dropout)\\n        self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else '
+                                               "0.0)\\nclass _CountEncoder(_EncoderLike):\\n    # final state (h, c), each (1, B, 1): h = each sentence's source length, the number of steps before "
+                                               'its <eos>\\n    def __init__(self):\\n        super().__init__(20, 2, 1)\\n    def forward(self, src, src_len):\\n        B = src.size(0)\\n        h '
+                                               '= src_len.to(device=src.device, dtype=torch.float).view(1, B, 1)\\n        return torch.zeros(B, src.size(1), 1, device=src.device), (h, '
+                                               'torch.zeros_like(h))\\nclass _ModelLike(nn.Module):\\n    def __init__(self, encoder, decoder):\\n        super().__init__()\\n        self.encoder, '
+                                               "self.decoder = encoder, decoder\\n    def forward(self, src, src_len, tgt, teacher_forcing=1.0):   # the notebook's own Seq2Seq.forward\\n        "
+                                               'return Seq2Seq.forward(self, src, src_len, tgt, teacher_forcing)\\nclass _CountStub(_ModelLike):\\n    def __init__(self):\\n        '
+                                               'super().__init__(_CountEncoder(), _CountDecoder())\\n")  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _greedy_on_device = define(\'_greedy_on_device\', "\\nfrom seqcourse.testing import on_device as _on_device\\n# greedy_decode with the model and '
+                                               "the batch on a GPU (or the course's fake one): (what fails or None, the result)\\ndef _greedy_on_device(model, src, src_len, max_len):\\n    return "
+                                               '_on_device(lambda s, n: greedy_decode(model, s, n, max_len), (src, src_len), model)\\n")  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _problem, _out = _greedy_on_device(_CountStub(), torch.zeros(2, 3, dtype=torch.long), torch.tensor([1, 3]), 6)  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _problem is None, f'with the model and the batch on a GPU (translate moves them there), greedy_decode fails ({_problem}): make the <sos> "
+                                               "tokens and every other new tensor on src.device (torch.full(..., device=src.device))'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> assert isinstance(_out, torch.Tensor) and _out.tolist() == [[4, 3, 0, 0], [4, 5, 6, 3]], f'on a GPU a stand-in model that writes 4, 5, 6, ... and "
+                                               "<eos> after src_len tokens gave {(_out.tolist() if isinstance(_out, torch.Tensor) else _out)}, expected [[4, 3, 0, 0], [4, 5, 6, 3]]'  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n',
+                                       'hidden': False,
+                                       'locked': False,
+                                       'points': 0}],
                       'scored': True,
                       'setup': '',
                       'teardown': '',

@@ -27,7 +27,20 @@ test = {   'name': 'q7_sample',
                                                ">>> assert set(_t.tolist()) <= {1, 3}, 'with top_p = 0.7 only tokens 1 and 3 (probabilities 0.5 and 0.3) may be drawn: pass every argument "
                                                "(temperature, top_k, top_p) on to filter_logits'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
-                                       'locked': False}],
+                                       'locked': False},
+                                   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _sample_on_device = define('_sample_on_device', '\\nfrom seqcourse.testing import on_device as _on_device\\nimport torch\\ndef "
+                                               "_sample_on_device(logits, seed, **kw):\\n    # sample_next with the logits on a GPU and a generator there; on the course\\'s fake GPU a CPU generator "
+                                               'stands for it\\n    generator = torch.Generator("cuda" if torch.cuda.is_available() else "cpu").manual_seed(seed)\\n    return _on_device(lambda x: '
+                                               "sample_next(x, generator, **kw), (logits,))\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _problem, _got = _sample_on_device(torch.tensor([[0.0, 0.0, 25.0, 0.0], [9.0, 40.0, 0.0, 1.0]]), 1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _problem is None, f'with the logits on a GPU (and a generator there), sample_next fails ({_problem}): draw with device=logits.device "
+                                               "(torch.rand(..., generator=generator, device=logits.device))'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> assert isinstance(_got, torch.Tensor) and _got.tolist() == [2, 1], f'on a GPU, rows whose top token has probability 1 must draw it: expected [2, "
+                                               "1], got {(_got.tolist() if isinstance(_got, torch.Tensor) else _got)}'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
+                                       'hidden': False,
+                                       'locked': False,
+                                       'points': 0}],
                       'scored': True,
                       'setup': '',
                       'teardown': '',

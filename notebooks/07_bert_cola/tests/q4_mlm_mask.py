@@ -42,7 +42,22 @@ test = {   'name': 'q4_mlm_mask',
                                                ">>> assert tuple(_mask_with(_ids[:1], 30, 0)[0].shape) == (1, 24), 'a batch of one sentence must keep its shape (1, T) (squeeze() without a dim "
                                                "removes axes of size 1)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
-                                       'locked': False}],
+                                       'locked': False},
+                                   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _mask_on_device = define('_mask_on_device', '\\nfrom seqcourse.testing import on_device as _on_device\\nimport torch\\ndef _mask_on_device(ids, "
+                                               "vocab_size, seed):\\n    # mask_tokens with ids on a GPU and a generator there; on the course\\'s fake GPU a CPU generator stands for it\\n    "
+                                               'generator = torch.Generator("cuda" if torch.cuda.is_available() else "cpu").manual_seed(seed)\\n    return _on_device(lambda x: mask_tokens(x, '
+                                               "vocab_size, generator), (ids,))\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _ids = torch.tensor([[CLS_ID] + list(range(N_SPECIAL, N_SPECIAL + 15))] * 4)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _problem, _res = _mask_on_device(_ids, N_SPECIAL + 15, 2)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _problem is None, f'with ids on a GPU (pretraining masks each batch there, with a generator on the same device), mask_tokens fails "
+                                               "({_problem}): draw with device=ids.device (torch.rand(ids.shape, generator=generator, device=ids.device))'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> assert isinstance(_res, tuple) and len(_res) == 2 and torch.equal(_res[1][_res[1] != IGNORE], _ids[_res[1] != IGNORE]) and (0 < int((_res[1] != '
+                                               "IGNORE).sum()) < 30), 'on a GPU the masking is wrong: about 15 % of the 60 words chosen, labels the original ids there and IGNORE elsewhere'  # "
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n',
+                                       'hidden': False,
+                                       'locked': False,
+                                       'points': 0}],
                       'scored': True,
                       'setup': '',
                       'teardown': '',
