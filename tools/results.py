@@ -123,6 +123,20 @@ def readme_block(folder: Path) -> str:
     if not rows:
         rows = ["| (no reference run recorded yet: `make results`) | | | | |"]
     head = "| notebook | measured (seed 0) | run time | hardware | date, commit |\n|---|---|---|---|---|"
+    devices = ["", "The kind of machine of each notebook's reference run (results/ keeps one run per notebook, and a run "
+               "on the other kind replaces it; \"not measured\": no run of that kind is kept):", "", "| notebook | CPU | GPU |", "|---|---|---|"]
+    for name in course.unit_names():
+        path = folder / f"{name}.json"
+        r = json.loads(path.read_text()) if path.is_file() else None
+        cpu = gpu = "not measured"
+        if r is not None and not r["smoke"]:
+            where = f"{r['seconds'] / 60:.1f} min ({r['date']}, {r['commit']})"
+            if r["hardware"]["gpu"].startswith("not measured"):
+                cpu = f"{r['hardware']['cores']} cores: {where}"
+            else:
+                gpu = f"{r['hardware']['gpu']}: {where}"
+        devices.append(f"| {name} | {cpu} | {gpu} |")
+    rows += devices
     figures = [f"\n{caption}:\n\n![{caption}]({folder.name}/{name})" for name, caption in README_FIGURES.items()
                if (folder / name).is_file()]
     return f"{BEGIN}\n{head}\n" + "\n".join(rows) + "\n" + "\n".join(figures) + f"\n{END}"
