@@ -444,6 +444,23 @@ def q5_mlm_loss_4(nb):
         assert not _found, f"mlm_loss has side effects: {'; '.join(_found)}. It must not change ids in place, and every random number must come from the generator passed in (through mask_tokens)"
 
 
+def q5_mlm_loss_5(nb):
+    _Recorder = nb.standin("_Recorder")
+    _run_mlm = nb.standin("_run_mlm")
+    _grads = nb.standin("_grads")
+    _loss_of = nb.standin("_loss_of")
+    _ = torch.manual_seed(5)
+    _model = _Recorder(20)
+    _ids = torch.tensor([[nb.CLS_ID, nb.UNK_ID, nb.UNK_ID, nb.PAD_ID], [nb.CLS_ID, nb.UNK_ID, nb.PAD_ID, nb.PAD_ID]])   # nothing ordinary
+    _loss, _n, _inputs, _labels = _run_mlm(_model, _ids, 20, 3)
+    _shown = f"{float(_loss)}" if isinstance(_loss, torch.Tensor) and _loss.numel() == 1 else repr(_loss)
+    assert type(_n) is int and _n == 0, f"with nothing chosen (a batch of [CLS], <unk> and <pad> only) n_chosen must be the int 0, got {_n!r}"
+    assert isinstance(_loss, torch.Tensor) and _loss.dim() == 0 and bool(torch.isfinite(_loss)) and float(_loss) == 0.0, f"with nothing chosen the loss must be a zero scalar tensor (the mean of nothing is NaN, and one NaN loss turns every weight into NaN), got {_shown}: return logits.sum() * 0.0 and 0 when no label is set"
+    _got = _grads(_loss_of, (_model, _ids, 20, 3), [torch.tensor(1.0)], _model)
+    assert _got is not None, "with nothing chosen the zero loss must still be in the autograd graph (backward runs on every batch): logits.sum() * 0.0, not torch.tensor(0.0)"
+    assert all(_g is None or bool(torch.isfinite(_g).all()) for _g in _got[0].values()), "with nothing chosen backward must give finite (zero) gradients, not NaN"
+
+
 def q6_from_pretrained_1(nb):
     _after_step = nb.standin("_after_step")
     _ = torch.manual_seed(1)

@@ -105,6 +105,11 @@ MUTANTS = [
     M("q4_mlm_mask", "float labels", LABELS, "labels = torch.where(chosen, ids, torch.full_like(ids, IGNORE)).float()", "long tensors"),
     M("q4_mlm_mask", "outputs squeezed (batch of 1)", "return inputs, labels", "return inputs.squeeze(), labels.squeeze()", "squeeze()"),
     # q5: MLM loss
+    M("q5_mlm_loss", "NaN when nothing is chosen (the mean of nothing)",
+      "    if not bool((labels != IGNORE).any()):                                   # nothing chosen: no NaN, still a graph\n        return logits.sum() * 0.0, 0\n",
+      "", "nothing chosen"),
+    M("q5_mlm_loss", "a constant zero when nothing is chosen (no graph)", "return logits.sum() * 0.0, 0", "return torch.tensor(0.0), 0",
+      "autograd graph"),
     M("q5_mlm_loss", "model run on the original ids", "logits = model(inputs)", "logits = model(ids)", "corrupted inputs"),
     M("q5_mlm_loss", "loss at every position against the original ids", "labels.reshape(-1), ignore_index=IGNORE)", "ids.reshape(-1))",
       "only the chosen positions"),
@@ -173,6 +178,8 @@ return inputs, labels
 inputs, labels = mask_tokens(ids, vocab_size, generator)
 logits = model(inputs)
 chosen = labels != IGNORE
+if chosen.sum() == 0:
+    return (logits * 0).sum(), 0
 return F.cross_entropy(logits[chosen], labels[chosen]), int(chosen.sum().item())
 ''',
     "q6_from_pretrained": '''
