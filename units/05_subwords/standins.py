@@ -28,6 +28,7 @@ def _codec_unchanged(sentence, merges, subwords):
     encoded, decoded = bpe_encode(sentence, merges), bpe_decode(subwords)
     return merges == merges_before, subwords == subwords_before, encoded, decoded
 
+
 def _three(state, src, tgt, g_src, g_tgt, g_out):
     # the three uses of one SharedEmbedding in one backward pass: the gradient every parameter gets
     import torch

@@ -368,6 +368,8 @@ def q4_mlm_mask_8(nb):
     _by_position = _dispersion(_chosen.sum(0), torch.full((40,), 2000))
     assert 0.3 < _by_position < 2.5, f"the number of sentences in which a position is chosen varies {_by_position:.1f} times as much as independent draws allow: draw one random number per token (torch.rand(ids.shape)), not one per position shared by the whole batch"
     _masked = ((_inputs == nb.MASK_ID) & (_chosen == 1)).long()
+    _mask_share = float(_masked.sum() / _chosen.sum())
+    assert 0.6 < _mask_share < 0.95, f"{_mask_share:.1%} of the chosen tokens became [MASK] instead of about 80 % (this check of independence needs a share near it first)"
     _by_sentence = _dispersion(_masked.sum(1), _chosen.sum(1))
     _by_column = _dispersion(_masked.sum(0), _chosen.sum(0))
     assert 0.7 < _by_sentence < 1.4 and 0.3 < _by_column < 2.5, f"whether a chosen token becomes [MASK] depends on its sentence or position (the count of [MASK]s per sentence varies {_by_sentence:.1f} times, per position {_by_column:.1f} times as much as independent draws allow): draw the 80/10/10 decision once per token (torch.rand(ids.shape)), not once per sentence or per position"
