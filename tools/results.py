@@ -39,7 +39,9 @@ README_FIGURES = {"04_transformer-multi30k-heads-cross-attention.png": "notebook
                   "03_attention-bleu-against-beam-size.png": "notebook 03: BLEU and translation length against beam size and length penalty α",
                 "06_gpt-loss-against-time.png": "notebook 06: validation loss per word against training time, LSTM and GPT on two CPU cores",
                 "07_bert_cola-learning-curve.png": "notebook 07: CoLA in-domain dev MCC against the share of training labels, trained from scratch and pretrained (mean over 3 seeds, 95 % bootstrap intervals over dev sentences)",
-                "07_bert_cola-mcc-by-seed.png": "notebook 07: CoLA dev MCC per seed, trained from scratch and pretrained with masked language modelling (bars: the mean over seeds and its 95 % bootstrap interval over dev sentences)"}
+                "07_bert_cola-mcc-by-seed.png": "notebook 07: CoLA dev MCC per seed, trained from scratch and pretrained with masked language modelling (bars: the mean over seeds and its 95 % bootstrap interval over dev sentences)",
+                "08_modern_decoder-loss-against-time.png": "notebook 08: validation loss per word against training time, 06's GPT and the modern decoder (RMSNorm, RoPE, SwiGLU, grouped-query attention) on two CPU cores",
+                "08_modern_decoder-attention-kernels.png": "notebook 08: causal attention, 4 heads of width 32, 4 sequences: tokens per second and memory at the peak of one call against sequence length, for the course's own attention, F.scaled_dot_product_attention in float32 and bf16 autocast, and the own attention through torch.compile"}
 BEGIN, END = "<!-- results:begin (tools/results.py --readme writes this block) -->", "<!-- results:end -->"
 
 
@@ -101,6 +103,8 @@ def run(master: Path, out: Path, smoke: bool, ablations: bool = False) -> dict:
 
 
 def _value(v) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(map(_value, v)) + "]"
     return f"{v:,.3g}" if isinstance(v, float) else str(v)
 
 
