@@ -18,6 +18,16 @@ test = {   'name': 'q5_gqa',
                                                '>>> assert torch.allclose(_attn(_x)[0], _mha(_x, _x, _x, torch.ones(5, 5, dtype=torch.bool).tril()), atol=1e-05), "with n_kv = n_h and no rotation '
                                                "(base=None), the layer must be notebook 06's causal multi-head attention with the same weights: heads (B, n_h, T, d_k), causal mask (tril, True = may "
                                                'attend), W_o on the merged heads"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _attn = GroupedQueryAttention(8, 4, 2, base=None)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _s = {'W_q.weight': torch.randn(8, 8) * 0.4, 'W_k.weight': torch.randn(4, 8) * 0.4, 'W_v.weight': torch.randn(4, 8) * 0.4, 'W_o.weight': "
+                                               'torch.randn(8, 8) * 0.4}  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _ = _attn.load_state_dict(_s)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _copies = {_n: _s[_n].view(2, 2, 8).repeat_interleave(2, dim=0).reshape(8, 8) for _n in ('W_k.weight', 'W_v.weight')}  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _mha = _mha_with({**_s, **_copies}, 8, 4)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert torch.allclose(_attn(_x)[0], _mha(_x, _x, _x, torch.ones(5, 5, dtype=torch.bool).tril()), atol=1e-05), 'with 4 query heads and 2 key/value "
+                                               'heads (no rotation), query heads 0 and 1 must use key/value head 0, heads 2 and 3 key/value head 1: repeat_interleave along the head axis, not '
+                                               "repeat'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> _attn = GroupedQueryAttention(8, 4, 2)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _out, (_k, _v) = _attn(_x)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert tuple(_k.shape) == (2, 2, 5, 2) and tuple(_v.shape) == (2, 2, 5, 2), f'the cache keeps the n_kv = 2 key/value heads, (B, n_kv, T, d_k) = "
