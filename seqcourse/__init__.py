@@ -11,7 +11,7 @@ warnings.filterwarnings("ignore", message=r"\s*\[IPKernelApp\] WARNING \| Kernel
                         r"encryption[^\n]*\s*\Z", category=RuntimeWarning)
 
 from .data import DataError, load_cola, load_multi30k, number_to_words, number_words_task
-from .metrics import bleu, bleu_by_length, exact_match, tokenized_bleu
+from .metrics import bleu, bleu_by_length, exact_match, paired_bootstrap, tokenized_bleu
 from .plots import plot_attention, plot_history
 from .results import record, save_figure
 from .text import BucketBatches, Vocab, pad_batch, tokenizer, translation_data
@@ -20,7 +20,7 @@ from .train import (ABLATIONS, SMOKE, average_checkpoints, best_weights, epoch_w
 
 __all__ = [
     "DataError", "load_cola", "load_multi30k", "number_to_words", "number_words_task",
-    "bleu", "bleu_by_length", "exact_match", "tokenized_bleu", "plot_attention", "plot_history", "record", "save_figure",
+    "bleu", "bleu_by_length", "exact_match", "paired_bootstrap", "tokenized_bleu", "plot_attention", "plot_history", "record", "save_figure",
     "BucketBatches", "Vocab", "pad_batch", "tokenizer", "translation_data",
     "ABLATIONS", "SMOKE", "average_checkpoints", "best_weights", "epoch_weights", "evaluate", "fit", "get_device", "perplexity", "seed_everything", "to_device",
 ]

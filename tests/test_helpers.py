@@ -12,6 +12,7 @@ import torch
 matplotlib.use("Agg")
 
 from seqcourse import (BucketBatches, Vocab, average_checkpoints, best_weights, bleu, bleu_by_length, evaluate, exact_match, fit, greedy_search, pad_batch,
+                       paired_bootstrap,
                        epoch_weights, perplexity, plot_attention, plot_history, tokenized_bleu, tokenizer, translate,
                        translation_data)
 
@@ -190,6 +191,24 @@ def test_bleu_two_ways():
     assert tokenized_bleu([["x"]], [["y", "z"]]) == 0.0
     lowered, signature = bleu([" ".join(h) for h in ref], refs, lowercase=True, force=True)
     assert lowered == pytest.approx(100.0) and "case:lc" in signature  # says what it is
+
+
+def test_paired_bootstrap_scores_as_tokenized_bleu_and_brackets_the_difference():
+    """The whole-set scores are tokenized_bleu's; the interval holds the difference, is reproducible, and a
+    system compared with itself differs by exactly 0 in every draw."""
+    rng = random.Random(0)
+    words = "a man dog is in the red park running two women ball".split()
+    refs = [[rng.choice(words) for _ in range(rng.randint(4, 15))] for _ in range(200)]
+    good = [[t if rng.random() < 0.85 else rng.choice(words) for t in r] for r in refs]
+    bad = [[t if rng.random() < 0.6 else rng.choice(words) for t in r][:-1] for r in refs]
+    got = paired_bootstrap(good, bad, refs, n_resamples=300)
+    assert got["a"] == pytest.approx(tokenized_bleu(good, refs)) and got["b"] == pytest.approx(tokenized_bleu(bad, refs))
+    assert 0 < got["low"] < got["difference"] < got["high"] and got["share a <= b"] == 0.0
+    assert paired_bootstrap(good, bad, refs, n_resamples=300) == got
+    same = paired_bootstrap(good, good, refs, n_resamples=50)
+    assert same["low"] == same["high"] == 0.0 and same["share a <= b"] == 1.0
+    with pytest.raises(ValueError, match="as many outputs"):
+        paired_bootstrap(good, bad[:-1], refs)
 
 
 def test_bleu_is_the_clipped_precision_formula_the_text_defines():

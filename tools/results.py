@@ -37,6 +37,7 @@ import course  # noqa: E402
 README_FIGURES = {"04_transformer-multi30k-heads-cross-attention.png": "notebook 04: cross-attention of every head of the Transformer on one test sentence",
                   "04_transformer-multi30k-training.png": "notebook 04: training and validation loss of the Transformer on Multi30k",
                   "03_attention-bleu-against-beam-size.png": "notebook 03: BLEU and translation length against beam size and length penalty α",
+                "05_subwords-subwords-against-words.png": "notebook 05: tokenised BLEU of the subword model minus notebook 04's word-level model on three Multi30k test sets, all sentences, those with a German word seen fewer than twice in training, and the others (95 % paired bootstrap intervals over sentences; one training run per model)",
                 "06_gpt-loss-against-time.png": "notebook 06: validation loss per word against training time, LSTM and GPT on two CPU cores",
                 "07_bert_cola-learning-curve.png": "notebook 07: CoLA in-domain dev MCC against the share of training labels, trained from scratch and pretrained (mean over 3 seeds, 95 % bootstrap intervals over dev sentences)",
                 "07_bert_cola-mcc-by-seed.png": "notebook 07: CoLA dev MCC per seed, trained from scratch and pretrained with masked language modelling (bars: the mean over seeds and its 95 % bootstrap interval over dev sentences)",
