@@ -1,5 +1,5 @@
 """Reference runs (``make results``): execute each master notebook in full on this machine's device and keep
-what it measured, so that every number README quotes comes from a file.
+what it measured, so that every number README and docs/results.md quote comes from a file.
 
 Per notebook NN_topic, into ``results/`` (or ``--out``):
 
@@ -9,8 +9,10 @@ Per notebook NN_topic, into ``results/`` (or ``--out``):
 - ``html/NN_topic.html``: the executed master, for TAs grading written questions that cite a figure.
   It contains the solutions: it never goes to the public repository (``dist/public/``).
 
-Hidden checks are left out (they run only on the grader's side). ``--readme`` rewrites README's results
-block from the JSON files (a test fails when they disagree).
+Hidden checks are left out (they run only on the grader's side). After a run into ``results/`` (and alone
+with ``--docs``, which runs nothing) it rewrites ``docs/results.md``'s generated block (per notebook its run,
+its metrics as tables with units and 95 % intervals, its figures) and the headline cells of README's notebook
+table from the JSON files; ``tests/test_docs.py`` fails when they disagree.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -33,17 +36,40 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 import course  # noqa: E402
 
-# the figures README shows under its results table (each only once its reference run has saved it)
-README_FIGURES = {"04_transformer-multi30k-heads-cross-attention.png": "notebook 04: cross-attention of every head of the Transformer on one test sentence",
-                  "04_transformer-multi30k-training.png": "notebook 04: training and validation loss of the Transformer on Multi30k",
-                  "03_attention-bleu-against-beam-size.png": "notebook 03: BLEU and translation length against beam size and length penalty α",
-                "05_subwords-subwords-against-words.png": "notebook 05: tokenised BLEU of the subword model minus notebook 04's word-level model on three Multi30k test sets, all sentences, those with a German word seen fewer than twice in training, and the others (95 % paired bootstrap intervals over sentences; one training run per model)",
-                "06_gpt-loss-against-time.png": "notebook 06: validation loss per word against training time, LSTM and GPT on two CPU cores",
-                "07_bert_cola-learning-curve.png": "notebook 07: CoLA in-domain dev MCC against the share of training labels, trained from scratch and pretrained (mean over 3 seeds, 95 % bootstrap intervals over dev sentences)",
-                "07_bert_cola-mcc-by-seed.png": "notebook 07: CoLA dev MCC per seed, trained from scratch and pretrained with masked language modelling (bars: the mean over seeds and its 95 % bootstrap interval over dev sentences)",
-                "08_modern_decoder-loss-against-time.png": "notebook 08: validation loss per word against training time, 06's GPT and the modern decoder (RMSNorm, RoPE, SwiGLU, grouped-query attention) on two CPU cores",
-                "08_modern_decoder-attention-kernels.png": "notebook 08: causal attention, 4 heads of width 32, 4 sequences: tokens per second and memory at the peak of one call against sequence length, for the course's own attention, F.scaled_dot_product_attention in float32 and bf16 autocast, and the own attention through torch.compile"}
-BEGIN, END = "<!-- results:begin (tools/results.py --readme writes this block) -->", "<!-- results:end -->"
+# captions of the figures the reference runs save (docs/results.md shows every saved figure; one without a
+# caption here is shown under its file name)
+FIGURES = {
+    "01_rnn_lstm-vanishing-gradients.png": "gradient reaching the first input against sequence length: RNN, LSTM with PyTorch's initialisation, LSTM with forget bias +3 (H = 64, mean of 5 random networks)",
+    "01_rnn_lstm-lm-training.png": "the LSTM language model on Multi30k English: training and validation loss",
+    "02_seq2seq-multi30k-training.png": "the seq2seq LSTM on Multi30k de→en: training and validation loss",
+    "02_seq2seq-bleu-by-length.png": "seq2seq without attention: BLEU by source length",
+    "03_attention-multi30k-training.png": "the attention seq2seq on Multi30k de→en: training and validation loss",
+    "03_attention-bleu-against-beam-size.png": "BLEU and translation length against beam size and length penalty α",
+    "03_attention-bleu-by-length.png": "tokenised BLEU by source length on test 2016: 03 with attention and beam search against 02 without attention (greedy)",
+    "04_transformer-masks.png": "the masks of a small batch, entry by entry",
+    "04_transformer-numbers-positions.png": "number words: sinusoidal and learned positional encodings",
+    "04_transformer-multi30k-heads-encoder.png": "encoder self-attention of every layer and head on one test sentence",
+    "04_transformer-multi30k-heads-decoder.png": "decoder self-attention of every layer and head on one test sentence",
+    "04_transformer-multi30k-heads-cross-attention.png": "cross-attention of every layer and head on one test sentence",
+    "04_transformer-multi30k-training.png": "the Transformer on Multi30k de→en: training (label-smoothed) and validation loss, and the learning-rate schedule",
+    "05_subwords-vocabulary-size.png": "validation set: tokens per sentence against vocabulary size, BPE and notebook 04's words",
+    "05_subwords-padding.png": "padding share of random, length-bucketed and token-count batches, and sentences per batch of at most 3,000 tokens",
+    "05_subwords-training.png": "the subword Transformer on Multi30k de→en: training (label-smoothed) and validation loss",
+    "05_subwords-subwords-against-words.png": "tokenised BLEU of the subword model minus notebook 04's word-level model on three test sets: all sentences, those with a German word seen fewer than twice in training, and the others (95 % paired bootstrap intervals over sentences; one training run per model)",
+    "06_gpt-loss-against-time.png": "validation loss per word against training time, LSTM and GPT on two CPU cores",
+    "06_gpt-quality-diversity.png": "sampling: quality (perplexity per word under the LSTM) against diversity (distinct-2) for temperature and nucleus sampling",
+    "06_gpt-copy-heads.png": "the copy task: attention maps of every layer and head of the two-layer model",
+    "07_bert_cola-mlm-loss.png": "masked language modelling: loss at the chosen positions during pretraining",
+    "07_bert_cola-mcc-by-seed.png": "CoLA dev MCC per seed, trained from scratch and pretrained (bars: mean over seeds and its 95 % bootstrap interval over dev sentences)",
+    "07_bert_cola-learning-curve.png": "CoLA in-domain dev MCC against the share of training labels, from scratch and pretrained (mean over 3 seeds, 95 % bootstrap intervals over dev sentences)",
+    "07_bert_cola-cls-attention.png": "attention of [CLS] per head on dev sentences, acceptable and unacceptable",
+    "08_modern_decoder-rope-scores.png": "rotary position embeddings: the score of one query and key at every pair of positions, and the mean score against the offset",
+    "08_modern_decoder-loss-against-time.png": "validation loss per word against training time, 06's GPT and the modern decoder on two CPU cores",
+    "08_modern_decoder-ablation.png": "ablation: validation loss per word against training time of the modern decoder with one change undone at a time",
+    "08_modern_decoder-beyond-training-length.png": "captions read as one stream: loss per BPE token against position, beyond the longest training sequence",
+    "08_modern_decoder-attention-kernels.png": "causal attention (4 heads of width 32, 4 sequences): speed and peak memory against sequence length for the own attention, F.scaled_dot_product_attention in float32 and bf16 autocast, and torch.compile",
+    "08_modern_decoder-kv-cache.png": "key/value cache bytes per token for multi-head, grouped-query and multi-query attention at three model shapes",
+}
 
 
 def hardware() -> dict:
@@ -103,54 +129,195 @@ def run(master: Path, out: Path, smoke: bool, ablations: bool = False) -> dict:
     return result
 
 
-def _value(v) -> str:
-    if isinstance(v, list):
-        return "[" + ", ".join(map(_value, v)) + "]"
-    return f"{v:,.3g}" if isinstance(v, float) else str(v)
+# README's notebook table ends each row with two generated cells: the notebook's headline number against its
+# baseline ({key} is a metric of that notebook's results file, {NN_topic/key} one of another notebook's;
+# "{key [95 %]}" adds its interval), and the hardware and run time of the reference run
+HEADLINES = {
+    "01_rnn_lstm": "LSTM language model, test perplexity **{test PPL}**; a uniform guess over the vocabulary: {vocabulary}",
+    "02_seq2seq": "de→en, greedy tokenised BLEU **{Multi30k: greedy BLEU (tokenised)}** (test 2016)",
+    "03_attention": "greedy tokenised BLEU **{greedy BLEU (tokenised)}** ({beam BLEU (tokenised)} with beam search); 02 without attention: {02_seq2seq/Multi30k: greedy BLEU (tokenised)}",
+    "04_transformer": "greedy tokenised BLEU **{greedy BLEU (tokenised)}**; 03's attention GRU: {03_attention/greedy BLEU (tokenised)}",
+    "05_subwords": "tokenised BLEU **{2016 Flickr, all: subwords (05): tokenised BLEU}** (beam; cased sacreBLEU {beam sacreBLEU (cased, detokenised)}); 04's word-level recipe in the same run: {2016 Flickr, all: words (04's recipe): tokenised BLEU} (difference {2016 Flickr, all: subwords minus words, tokenised BLEU [95 %]})",
+    "06_gpt": "GPT, test perplexity per word **{GPT: test PPL per word}**; 01's LSTM in the same run: {LSTM (nn.LSTM, 01's configuration): test PPL per word}",
+    "07_bert_cola": "CoLA in-domain dev MCC, pretrained **{pretrained: in domain dev MCC mean}**; from scratch: {from scratch: in domain dev MCC mean} (mean of 3 seeds; difference {pretrained minus from scratch: in domain dev MCC mean [95 %]})",
+    "08_modern_decoder": "test perplexity per word **{modern decoder: test PPL per word}**; 06's GPT in the same run: {06's GPT: test PPL per word}",
+}
+DOCS = ROOT / "docs" / "results.md"
+BEGIN = "<!-- results:begin (written by tools/results.py --docs from results/*.json) -->"
+END = "<!-- results:end -->"
+INTERVAL = re.compile(r"(.*), 95 % (?:interval )?(low|high)")
 
 
-def readme_block(folder: Path) -> str:
-    """README's results block, made from the JSON files in ``folder``."""
-    rows = []
-    for path in sorted(folder.glob("[0-9][0-9]_*.json")):
-        if path.name.endswith(".metrics.json"):  # a run in progress (or one that failed)
+def unit(key: str) -> tuple[str, float]:
+    """(unit, scale) of a recorded metric, read from its name."""
+    for pattern, found in ((r"\bper s(econd)?\b", (" tokens/s", 1)), (r"\bms\b", (" ms", 1)), (r"\bMiB\b", (" MiB", 1)),
+                           (r"\bbytes\b", (" bytes", 1)), (r"\bseconds\b", (" s", 1)), (r"speed-up", ("×", 1)),
+                           (r"\bloss\b|\bNLL\b", (" nats", 1)),
+                           (r"exact match|\bshare\b|\brate\b|accuracy|identical", (" %", 100))):
+        if re.search(pattern, key):
+            return found
+    return "", 1
+
+
+def number(v, scale: float = 1) -> str:
+    """An integer with thousands separators; a float to about three significant digits, never in
+    exponent notation above 1 (38.96 stays 38.96 at four: 1 decimal from 10 on, 2 from 1 on)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return str(v).replace("|", "\\|")
+    if isinstance(v, int) and scale == 1:
+        return f"{v:,}"
+    v = v * scale
+    a = abs(v)
+    return f"{v:,.0f}" if a >= 100 else f"{v:.1f}" if a >= 10 else f"{v:.2f}" if a >= 1 else f"{v:.3g}"
+
+
+def value(key: str, v, interval: tuple | None = None) -> str:
+    """A metric with its unit (a list of them: one unit after the list), and its 95 % interval in brackets."""
+    u, scale = unit(key)
+    text = "[" + ", ".join(number(x, scale) for x in v) + "]" if isinstance(v, list) else number(v, scale)
+    text += u if isinstance(v, (int, float, list)) and not isinstance(v, bool) else ""
+    if interval:
+        text += f" [{number(interval[0], scale)}, {number(interval[1], scale)}]"
+    return text
+
+
+def with_intervals(metrics: dict) -> dict:
+    """{key: (value, (low, high) or None)}: a key's ", 95 % low" and ", 95 % high" become its interval (the
+    key itself, or the one key that extends it: "X, 95 % low" belongs to "X, tokenised BLEU")."""
+    bounds, plain = {}, {}
+    for k, v in metrics.items():
+        m = INTERVAL.fullmatch(k)
+        if m:
+            bounds.setdefault(m[1], {})[m[2]] = v
+        else:
+            plain[k] = v
+    out = {k: (v, None) for k, v in plain.items()}
+    for base, b in bounds.items():
+        owners = [base] if base in plain else [k for k in plain if k.startswith(base + ", ")]
+        if len(owners) == 1 and {"low", "high"} <= set(b):
+            out[owners[0]] = (plain[owners[0]], (b["low"], b["high"]))
+        else:  # no single owner: shown as they are
+            out.update({f"{base}, 95 % {side}": (x, None) for side, x in b.items()})
+    return out
+
+
+def _natural(text: str) -> list:
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
+
+
+def metric_tables(metrics: dict) -> str:
+    """A notebook's metrics as tables: keys "group: measure" whose groups measured the same things become one
+    table (a group per row, or per column when there are fewer groups than measures); the rest one list."""
+    items = with_intervals(metrics)
+    groups: dict[str, dict[str, str]] = {}
+    for k in items:
+        group, sep, measure = k.partition(": ")
+        if sep:
+            groups.setdefault(group, {})[measure] = k
+    alike: dict[tuple, list[str]] = {}
+    for group, measures in groups.items():
+        alike.setdefault(tuple(sorted(measures)), []).append(group)
+    tables, pivoted = [], set()
+    for measures, names in alike.items():
+        if len(names) < 2:
             continue
-        r = json.loads(path.read_text())
-        if r["smoke"]:
-            continue
-        metrics = "; ".join(f"{k} {_value(v)}" for k, v in r["metrics"].items())
-        device = r["hardware"]["gpu"] if not r["hardware"]["gpu"].startswith("not measured") else \
-            f"CPU only, {r['hardware']['cores']} cores ({r['hardware']['cpu']})"
-        busy = r.get("load_average_5min_at_end", 0) > r["hardware"]["cores"]
-        device += f"; shared with other work (load {r['load_average_5min_at_end']:g}), so times are slower" if busy else ""
-        rows.append(f"| {r['notebook']} | {metrics} | {r['seconds'] / 60:.1f} min | {device}; torch {r['torch']} | "
-                    f"{r['date']}, {r['commit']} |")
-    if not rows:
-        rows = ["| (no reference run recorded yet: `make results`) | | | | |"]
-    head = "| notebook | measured (seed 0) | run time | hardware | date, commit |\n|---|---|---|---|---|"
-    devices = ["", "The kind of machine of each notebook's reference run (results/ keeps one run per notebook, and a run "
-               "on the other kind replaces it; \"not measured\": no run of that kind is kept):", "", "| notebook | CPU | GPU |", "|---|---|---|"]
+        names = sorted(names, key=_natural)
+        measures = list(groups[names[0]])
+        cell = {(g, m): value(groups[g][m], *items[groups[g][m]]) for g in names for m in measures}
+        pivoted |= {groups[g][m] for g in names for m in measures}
+        label = {m: m + (" [95 % interval]" if any(items[groups[g][m]][1] for g in names) else "") for m in measures}
+        if len(names) >= len(measures):
+            tables.append(_table([""] + [label[m] for m in measures], [[g] + [cell[g, m] for m in measures] for g in names]))
+        else:
+            tables.append(_table([""] + names, [[label[m]] + [cell[g, m] for g in names] for m in measures]))
+    rest = [[k.replace("|", "\\|") + (" [95 % interval]" if items[k][1] else ""), value(k, *items[k])]
+            for k in items if k not in pivoted]
+    if rest:
+        tables.insert(0, _table(["measured", "value"], rest))
+    return "\n\n".join(tables)
+
+
+def load_runs(folder: Path) -> dict[str, dict]:
+    """{notebook: its reference run}, smoke runs left out."""
+    runs = {}
     for name in course.unit_names():
         path = folder / f"{name}.json"
         r = json.loads(path.read_text()) if path.is_file() else None
-        cpu = gpu = "not measured"
         if r is not None and not r["smoke"]:
-            where = f"{r['seconds'] / 60:.1f} min ({r['date']}, {r['commit']})"
-            if r["hardware"]["gpu"].startswith("not measured"):
-                cpu = f"{r['hardware']['cores']} cores: {where}"
-            else:
-                gpu = f"{r['hardware']['gpu']}: {where}"
-        devices.append(f"| {name} | {cpu} | {gpu} |")
-    rows += devices
-    figures = [f"\n{caption}:\n\n![{caption}]({folder.name}/{name})" for name, caption in README_FIGURES.items()
-               if (folder / name).is_file()]
-    return f"{BEGIN}\n{head}\n" + "\n".join(rows) + "\n" + "\n".join(figures) + f"\n{END}"
+            runs[name] = r
+    return runs
 
 
-def update_readme(readme: Path, folder: Path) -> None:
-    text = readme.read_text()
+def device(r: dict) -> str:
+    hw = r["hardware"]
+    return f"CPU, {hw['cores']} cores ({hw['cpu']})" if hw["gpu"].startswith("not measured") else hw["gpu"]
+
+
+def run_time(r: dict) -> str:
+    return f"{r['seconds']:,.0f} s ({r['seconds'] / 60:.1f} min)"
+
+
+def headline(name: str, runs: dict[str, dict]) -> str:
+    """The two generated cells that end the notebook's row of README's table."""
+    if name not in runs:
+        return "no reference run recorded yet (`make results`) | "
+
+    def fill(m: re.Match) -> str:
+        ref, interval = m[1].removesuffix(" [95 %]"), m[1].endswith(" [95 %]")
+        nb, sep, key = ref.partition("/")
+        if not sep or nb not in course.unit_names():
+            nb, key = name, ref
+        if nb not in runs:
+            return f"(no reference run of {nb})"
+        v, bounds = with_intervals(runs[nb]["metrics"])[key]
+        return value(key, v, bounds if interval else None)
+    return f"{re.sub(r'{([^{}]+)}', fill, HEADLINES[name])} | {device(runs[name])}, {run_time(runs[name])}"
+
+
+def docs_block(folder: Path, docs: Path = DOCS) -> str:
+    """docs/results.md's generated block: the runs at a glance, then per notebook its run, its metrics as
+    tables and its figures (linked relative to ``docs``)."""
+    runs = load_runs(folder)
+    link = Path(os.path.relpath(folder.resolve(), docs.parent.resolve())).as_posix()
+    rows = [[f"[{n}](#{n})" if n in runs else n, device(runs[n]) if n in runs else "no reference run recorded yet (`make results`)",
+             run_time(runs[n]) if n in runs else "", runs[n]["date"] if n in runs else "", runs[n]["commit"] if n in runs else ""]
+            for n in course.unit_names()]
+    parts = [_table(["notebook", "hardware", "run time", "date", "commit"], rows)]
+    for name, r in runs.items():
+        busy = r.get("load_average_5min_at_end", 0) > r["hardware"]["cores"]
+        parts.append(f"## {name}\n\nReference run: {device(r)}, {run_time(r)}, torch {r['torch']}, Python {r['python']}, "
+                     f"{r['date']}, commit {r['commit']}"
+                     + (f"; the machine was shared with other work (load {r['load_average_5min_at_end']:g}), so times are slower"
+                        if busy else "") + ".")
+        parts.append(metric_tables(r["metrics"]))
+        for fig in r["figures"]:
+            caption = FIGURES.get(fig, fig)
+            parts.append(f"*{caption}*\n\n![{caption}]({link}/{fig})")
+    return f"{BEGIN}\n" + "\n\n".join(parts) + f"\n{END}"
+
+
+def update_docs(folder: Path, docs: Path = DOCS, readme: Path = ROOT / "README.md") -> None:
+    """Rewrite docs/results.md's generated block and the generated cells of README's notebook table."""
+    text = docs.read_text()
     start, end = text.index(BEGIN), text.index(END) + len(END)
-    readme.write_text(text[:start] + readme_block(folder) + text[end:])
+    docs.write_text(text[:start] + docs_block(folder, docs) + text[end:])
+    readme.write_text(readme_with_headlines(readme.read_text(), folder))
+
+
+def readme_with_headlines(text: str, folder: Path) -> str:
+    """README with the last two cells of each notebook's row (the row that links the notebook) regenerated."""
+    runs = load_runs(folder)
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        for name in course.unit_names():
+            if line.startswith("| ") and f"](notebooks/{name}/{name}.ipynb)" in line.split(" | ")[1]:
+                lines[i] = " | ".join(line.split(" | ")[:3]) + f" | {headline(name, runs)} |"
+    return "\n".join(lines)
 
 
 def main(argv=None) -> int:
@@ -160,10 +327,11 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, help="output folder (default results/, or build/results-smoke/)")
     parser.add_argument("--ablations", action="store_true",
                         help="also run the comparisons that need a second training on a CPU (SEQCOURSE_ABLATIONS)")
-    parser.add_argument("--readme", action="store_true", help="only rewrite README's results block from results/")
+    parser.add_argument("--docs", action="store_true",
+                        help="run nothing: rewrite docs/results.md and README's headline cells from results/")
     args = parser.parse_args(argv)
-    if args.readme:
-        update_readme(ROOT / "README.md", ROOT / "results")
+    if args.docs:
+        update_docs(ROOT / "results")
         return 0
     out = args.out or (ROOT / "build" / "results-smoke" if args.smoke else ROOT / "results")
     masters = [course.master_path(n) for n in course.unit_names()]
@@ -173,7 +341,7 @@ def main(argv=None) -> int:
         r = run(master, out, args.smoke, args.ablations)
         print(f"{r['notebook']}: {r['seconds']:.0f} s, {len(r['figures'])} figures, {r['metrics']}", flush=True)
     if not args.smoke and args.out is None:
-        update_readme(ROOT / "README.md", out)
+        update_docs(out)
     return 0
 
 
