@@ -1,7 +1,9 @@
 # make course : build student notebooks (notebooks/) and Gradescope zips (dist/), then grade them locally
 # make test   : the whole test suite (what CI runs)
 # make results [ONLY=01_rnn_lstm ABLATIONS=1]: reference runs of the masters in full on this machine -> results/ and README
-# make grade NOTEBOOK=01_rnn_lstm SUBMISSIONS=folder [JOBS=n TIMEOUT=s]: grade a class (sandboxed) into grades/NOTEBOOK.csv
+# make grade NOTEBOOK=01 SUBMISSIONS=folder [JOBS=n TIMEOUT=s OUT=csv FEEDBACK=dir FORCE=1]: grade a class (sandboxed) into
+#   grades/NOTEBOOK.csv (each student's newest notebook), .summary.txt and .feedback/ (what Gradescope would show each);
+#   an earlier grading is replaced only with FORCE=1; JOBS defaults to what cores and free memory allow
 # TORCH=cpu (when .venv is first made): PyTorch's CPU-only build, about half the memory per grading (README)
 PYTHON ?= python3
 VENV ?= .venv
@@ -31,7 +33,8 @@ course: system-course $(VENV)/.installed
 	$(PY) tools/course.py
 
 grade: system-course $(VENV)/.installed
-	$(PY) -m grader $(NOTEBOOK) $(SUBMISSIONS) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
+	$(PY) -m grader $(NOTEBOOK) $(SUBMISSIONS) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
+		$(if $(OUT),--out $(OUT)) $(if $(FEEDBACK),--feedback $(FEEDBACK)) $(if $(FORCE),--force)
 
 results: $(VENV)/.installed
 	$(PY) tools/results.py $(if $(ONLY),--only $(ONLY)) $(if $(ABLATIONS),--ablations)

@@ -4,8 +4,9 @@ One file per role: ``limits`` (every limit), ``submission`` (reading what a stud
 (bubblewrap or a dedicated user), ``sandbox`` (a submission's process: supervision, framing, what checks ask
 of it), ``remote`` (handles to the notebook's objects, and the errors), ``runner`` (the untrusted half, inside the
 sandbox), ``wire`` (the data-only format between them), ``checks`` (questions, a notebook's checks module, one
-case at a time, scores), ``grade`` (one submission in a worker process; a class), ``gradescope`` (the
-Gradescope entry) and ``__main__`` (the command line).
+case at a time, scores), ``grade`` (one submission in a worker process; a class), ``feedback`` (what a
+student reads: Gradescope's results.json and the same as text), ``gradescope`` (the Gradescope entry) and
+``__main__`` (the command line).
 """
 
 import sys

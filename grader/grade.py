@@ -1,8 +1,11 @@
 """Grading one submission in its own worker process, and a class: student code runs in a sandbox
 (grader/sandbox.py), every check runs and every score is computed outside it (grader/checks.py).
 
-Class grading writes a CSV (submission, score per question, total, error, seconds, peak memory) and a
-summary beside it. Each submission is graded by its own worker process with its own temporary folder,
+Class grading (:func:`grade_folder`) grades each student's newest notebook (grader/submission.py) and writes a
+CSV (submission, score per question, total, error, seconds, peak memory, note: the student's other files), a
+summary beside it and, per submission, what Gradescope would show (grader/feedback.py) as NAME.json and NAME.txt
+in a feedback folder; an earlier grading is never replaced without ``force``; every other file gets a row saying
+it is not a notebook. Each submission is graded by its own worker process with its own temporary folder,
 removed whatever happens; a broken submission (not a notebook, a malformed one, wrong assignment, an
 endless loop, runaway memory, a kernel that exits, a cheat) gets a row with its error and never stops or
 changes another's grade. Exit status 0 unless the command itself was wrong.
@@ -25,9 +28,9 @@ from pathlib import Path
 
 import psutil
 
-from . import checks, limits
+from . import checks, feedback, limits
 from .sandbox import Sandbox, SandboxError
-from .submission import load_cells
+from .submission import SUFFIXES, choice_note, load_cells, newest_first, settings, skipped, student_key
 
 PACKAGE_PARENT = Path(__file__).resolve().parents[1]  # the worker runs `python -m grader` from here
 
@@ -39,7 +42,9 @@ class Graded:
     error: str = ""
     seconds: float = 0.0
     peak_mb: float = 0.0
-    reports: dict[str, str] = field(default_factory=dict)  # question -> what the student reads
+    cases: dict[str, list[dict]] = field(default_factory=dict)  # question -> per check: hidden, points, passed, message
+    notes: dict[str, list[str]] = field(default_factory=dict)  # question -> its stopped cells (checks.QuestionResult.notes)
+    note: str = ""  # which file of several was graded (submission.choice_note)
 
     @property
     def total(self) -> float:
@@ -67,7 +72,8 @@ def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: fl
             graded.error = f"the notebook could not be started: {e}"
             return graded
     graded.scores = {r.question.name: r.score for r in results}
-    graded.reports = {r.question.name: checks.report(r) for r in results}
+    graded.cases = {r.question.name: [{"hidden": c.case.hidden, "points": c.case.points, "passed": c.passed,
+                                       "message": c.message} for c in r.results] for r in results}
     if stopped:
         graded.error = stopped
     elif errors:
@@ -77,9 +83,9 @@ def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: fl
 
 def worker(source: Path, submission: Path, timeout: float, memory_mb: float, threads: int) -> None:
     """Entry point of a worker process: grade one submission, print its Graded as JSON."""
-    assignment = assignment_name(source)
     try:
-        cells = load_cells(submission, assignment)
+        cells = load_cells(submission, assignment_name(source), questions=question_points(source),
+                           ignored=settings(source).get("ignored_cells", []))
     except (ValueError, OSError) as e:
         graded = Graded("", error=str(e))
     else:
@@ -146,52 +152,108 @@ def grade_one(path: Path, autograder_zip: Path, *, name: str | None = None, time
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def class_files(root: Path) -> list[tuple[list[Path], list[Path]]]:
+    """Every file under ``root`` (:func:`submission.skipped` ones left out) by student (:func:`submission.student_key`):
+    per student, their notebooks (.ipynb, .zip) and their other files."""
+    groups: dict = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and not skipped(p, root):
+            notebooks, others = groups.setdefault(student_key(p), ([], []))
+            (notebooks if p.suffix.lower() in SUFFIXES else others).append(p)
+    return list(groups.values())
+
+
+NOT_A_NOTEBOOK = "not a notebook (only .ipynb files and the .zip that grader.export() writes are graded)"
+
+
+def _refuse_overwrite(out: Path, feedback_dir: Path, force: bool) -> None:
+    """An earlier grading's CSV, summary or feedback is replaced only with ``force`` (and a feedback folder only
+    if it holds nothing but what grading writes)."""
+    earlier = [p for p in (out, out.with_suffix(".summary.txt")) if p.exists()]
+    earlier += [feedback_dir] if feedback_dir.is_dir() and any(feedback_dir.iterdir()) else []
+    if earlier and not force:
+        raise SystemExit(f"{', '.join(map(str, earlier))} already exist(s) (an earlier grading): nothing was graded. "
+                         "Choose another --out (make grade OUT=...) or replace them with --force (make grade FORCE=1).")
+    if feedback_dir.is_dir():
+        strange = [p for p in feedback_dir.rglob("*") if p.is_file() and p.suffix not in (".txt", ".json")]
+        if strange:
+            raise SystemExit(f"{feedback_dir} holds files grading does not write (e.g. {strange[0]}): not replacing it; "
+                             "choose another --feedback folder")
+        shutil.rmtree(feedback_dir)
+
+
 def grade_folder(autograder_zip: Path, submissions: Path, out: Path, *, jobs: int, timeout: float,
-                 memory_mb: float, workdir: Path | None = None) -> list[Graded]:
+                 memory_mb: float, workdir: Path | None = None, feedback_dir: Path | None = None,
+                 force: bool = False) -> list[Graded]:
+    """Grade every student's newest notebook under ``submissions``; write the CSV ``out``, a summary beside it and
+    per submission what Gradescope would show (``feedback_dir``, default ``out`` with the suffix ``.feedback``:
+    NAME.json as results.json, NAME.txt as text). Refuses to replace an earlier grading unless ``force``."""
     notebook = assignment_name(autograder_zip)
     if not submissions.is_dir():
         raise SystemExit(f"{submissions} is not a folder")
-    paths = sorted(p for p in submissions.rglob("*") if p.suffix in (".ipynb", ".zip") and p.is_file()
-                   and ".ipynb_checkpoints" not in p.parts)
-    if not paths:
-        raise SystemExit(f"no .ipynb or .zip submissions in {submissions}")
-    points = question_points(autograder_zip)
+    feedback_dir = feedback_dir or out.with_suffix(".feedback")
+    _refuse_overwrite(out, feedback_dir, force)
+    groups = class_files(submissions)
+    if not groups:
+        raise SystemExit(f"no files in {submissions}")
+    questions = checks.questions(autograder_zip)
+    visibility = feedback.hidden_visibility(settings(autograder_zip))
+    points = {q.name: q.points for q in questions}
     threads = max(1, (os.cpu_count() or 1) // jobs)
     start = time.perf_counter()
-    print(f"grading {len(paths)} submissions of {notebook} ({jobs} at a time, {timeout:g} s each at most)", flush=True)
+    todo = sum(bool(notebooks) for notebooks, _ in groups)
+    print(f"grading {plural(todo, 'submission')} of {notebook} ({jobs} at a time, {timeout:g} s each at most)", flush=True)
 
-    def one(path: Path) -> Graded:
-        g = grade_one(path, autograder_zip, name=str(path.relative_to(submissions)), timeout=timeout,
+    def one(group: tuple[list[Path], list[Path]]) -> list[Graded]:
+        notebooks, others = group
+        if not notebooks:
+            return [Graded(str(p.relative_to(submissions)), error=NOT_A_NOTEBOOK) for p in others]
+        ordered = newest_first(notebooks)
+        g = grade_one(ordered[0][0], autograder_zip, name=str(ordered[0][0].relative_to(submissions)), timeout=timeout,
                       memory_mb=memory_mb, threads=threads, workdir=workdir)
+        g.note = " ".join([choice_note(ordered, submissions)] * (len(ordered) > 1) +
+                          [f"Also submitted, not a notebook: {', '.join(str(p.relative_to(submissions)) for p in others)}."] * bool(others))
         print(f"  {g.submission}: {g.total:g} / {sum(points.values()):g}" + (f"  ({g.error})" if g.error else ""), flush=True)
-        return g
+        return [g]
 
     with ThreadPoolExecutor(jobs) as pool:
-        rows = list(pool.map(one, paths))
+        rows = sorted((g for found in pool.map(one, groups) for g in found), key=lambda g: g.submission)
     wall = time.perf_counter() - start
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["submission", *points, "total", "error", "seconds", "peak_mb"])
+        w.writerow(["submission", *points, "total", "error", "seconds", "peak_mb", "note"])
         for g in rows:
             w.writerow([g.submission, *(f"{g.scores[q]:g}" if q in g.scores else "" for q in points), f"{g.total:g}", g.error,
-                        f"{g.seconds:.1f}", f"{g.peak_mb:.0f}"])
+                        f"{g.seconds:.1f}", f"{g.peak_mb:.0f}", g.note])
+    for g in rows:
+        results = feedback.results(questions, g, visibility)
+        target = feedback_dir / g.submission
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.with_name(target.name + ".json").write_text(json.dumps(results, indent=2))
+        target.with_name(target.name + ".txt").write_text(feedback.text(results))
     summary = summarize(notebook, rows, points, wall, jobs)
     out.with_suffix(".summary.txt").write_text(summary)
-    print(summary + f"\nwrote {out} and {out.with_suffix('.summary.txt')}")
+    print(summary + f"\nwrote {out}, {out.with_suffix('.summary.txt')} and what each student would see on Gradescope in "
+          f"{feedback_dir}/ (SUBMISSION.txt, SUBMISSION.json)")
     return rows
 
 
 def summarize(notebook: str, rows: list[Graded], points: dict[str, float], wall: float, jobs: int) -> str:
     possible = sum(points.values())
     totals = [g.total for g in rows]
-    lines = [f"{notebook}: {len(rows)} submissions, {sum(not g.error for g in rows)} graded cleanly, "
+    lines = [f"{notebook}: {plural(len(rows), 'submission')}, {sum(not g.error for g in rows)} graded cleanly, "
              f"{sum(bool(g.error) for g in rows)} with an error",
              f"total out of {possible:g}: mean {statistics.mean(totals):.2f}, median {statistics.median(totals):g}, "
              f"min {min(totals):g}, max {max(totals):g}"]
     lines += [f"  {q}: mean {statistics.mean(g.scores.get(q, 0) for g in rows):.2f} / {p:g}, "
               f"full marks {sum(g.scores.get(q, 0) >= p for g in rows)}" for q, p in points.items()]
-    lines.append(f"time: {wall:.0f} s wall with {jobs} jobs, {statistics.mean(g.seconds for g in rows):.1f} s per "
+    lines.append(f"time: {wall:.0f} s wall with {plural(jobs, 'job')}, {statistics.mean(g.seconds for g in rows):.1f} s per "
                  f"submission on average; peak memory of one grading {max(g.peak_mb for g in rows):.0f} MB")
     lines += [f"error: {g.submission}: {g.error}" for g in rows if g.error]
+    lines += [f"note: {g.submission}: {g.note}" for g in rows if g.note]
     return "\n".join(lines)

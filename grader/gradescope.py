@@ -1,4 +1,11 @@
-"""The Gradescope entry: ``python -m grader --gradescope`` in the autograder's container (run_autograder)."""
+"""The Gradescope entry: ``python -m grader --gradescope`` in the autograder's container (run_autograder).
+
+Of the files a student uploaded (``.ipynb`` or the ``.zip`` of ``grader.export()``, in any folder), the newest is
+graded (grader/submission.py: the export time in its name, else the file's time); results.json names it and,
+when several were uploaded, lists those not graded. Per question a public and a hidden test (grader/feedback.py);
+the hidden checks' visibility comes from the autograder's ``grading.json`` (``hidden_visibility``, default
+``after_due_date``): an invalid value stops the run with that message (Gradescope shows the autograder failed).
+"""
 
 from __future__ import annotations
 
@@ -6,36 +13,37 @@ import json
 import os
 from pathlib import Path
 
-from . import limits
-from .grade import Graded, grade_cells, question_points
-from .submission import load_cells
+from . import checks, feedback, limits
+from .grade import Graded, grade_cells
+from .submission import SUFFIXES, choice_note, load_cells, newest_first, settings, skipped
 
 
 def gradescope(base: Path = Path("/autograder")) -> None:
-    """Grade the one submission in ``base/submission`` with the autograder unpacked in ``base/source`` and
-    write Gradescope's ``base/results/results.json``: per question the score and what each check said
-    (hints of failed hidden checks included; their inputs, their code and the notebook's output never)."""
+    """Grade the submission in ``base/submission`` with the autograder unpacked in ``base/source`` and write
+    Gradescope's ``base/results/results.json``; print a short log for instructors (stdout stays hidden)."""
     source = base / "source"
     assignment = json.loads((source / "otter_config.json").read_text())["assignment_name"]
-    points = question_points(source)
-    found = sorted(p for p in (base / "submission").rglob("*") if p.suffix in (".ipynb", ".zip") and p.is_file()
-                   and ".ipynb_checkpoints" not in p.parts)
-    named = [p for p in found if p.stem == assignment]
-    graded = Graded("submission")
+    config = settings(source)
+    visibility = feedback.hidden_visibility(config)
+    questions = checks.questions(source)
+    folder = base / "submission"
+    found = [p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES and not skipped(p, folder)]
     if not found:
-        graded.error = "no .ipynb or .zip file was submitted"
+        graded = Graded("", error="no .ipynb or .zip file was submitted")
     else:
+        ordered = newest_first(found)
+        path = ordered[0][0]
         try:
-            cells = load_cells((named or found)[0], assignment)
+            cells = load_cells(path, assignment, questions=[q.name for q in questions], ignored=config.get("ignored_cells", []))
         except (ValueError, OSError) as e:
-            graded.error = str(e)
+            graded = Graded("", error=str(e))
         else:
             graded = grade_cells(cells, source, timeout=float(os.environ.get("SEQCOURSE_TIMEOUT", limits.GRADESCOPE_TIMEOUT_S)),
                                  memory_mb=float(os.environ.get("SEQCOURSE_MEMORY_MB", limits.MEMORY_MB)), threads=1)
-    tests = [{"name": q, "score": graded.scores.get(q, 0.0), "max_score": p,
-              "output": graded.reports.get(q, "not graded: " + (graded.error or "no result")), "visibility": "visible"}
-             for q, p in points.items()]
-    results = {"score": sum(t["score"] for t in tests), "tests": tests, "stdout_visibility": "hidden",
-               "output": f"Grading note: {graded.error}" if graded.error else "Graded."}
+        graded.submission, graded.note = str(path.relative_to(folder)), choice_note(ordered, folder)
+    results = feedback.results(questions, graded, visibility)
     (base / "results").mkdir(parents=True, exist_ok=True)
     (base / "results" / "results.json").write_text(json.dumps(results, indent=2))
+    print(f"{assignment}: graded {graded.submission or 'nothing'}: {results['score']:g} in {graded.seconds:.1f} s, "
+          f"peak {graded.peak_mb:.0f} MB" + (f"\n{graded.note}" if graded.note else "") +
+          (f"\nerror: {graded.error}" if graded.error else ""))
