@@ -80,8 +80,12 @@ DEVICE_ERRORS = ("Expected all tensors to be on the same device", "'lengths' arg
                  "'batch_sizes' should be a 1D CPU", "indices should be either on cpu or on the same device",
                  "can't convert cuda:0 device type tensor to numpy")
 
-# what a build without CUDA says where a library function makes a GPU tensor in a way the fake device does not see
-CANNOT_TELL = ("Torch not compiled with CUDA enabled", "not linked with support for cuda", "Cannot get CUDA generator")
+# what torch says where a library function makes a real GPU object (a tensor, a torch.Generator("cuda")) in a way
+# the fake device does not see: a CPU-only build, and a CUDA build on a machine without a usable GPU (the build a plain
+# `pip install torch` takes on Linux). Both must give the same verdict: the call is rerun on the CPU, no device verdict.
+CANNOT_TELL = ("Torch not compiled with CUDA enabled", "not linked with support for cuda", "Cannot get CUDA generator",
+               "Found no NVIDIA driver", "CUDA driver version is insufficient", "no CUDA-capable device is detected",
+               "No CUDA GPUs are available")
 
 
 def _mismatch(func) -> RuntimeError:

@@ -25,7 +25,9 @@ class Mutant:
     """A bug students make: replace ``old`` (must occur exactly once in the solution cell) by ``new``
     (or each of a tuple of ``old`` strings by the matching ``new``).
     ``message``: a fragment the failure output must contain (the hint that names the bug).
-    ``rule``: the mutant breaks a rule its question states, so the whole question must earn 0."""
+    ``rule``: the mutant breaks a rule its question states, so the whole question must earn 0.
+    ``public``: the public checks must reveal it (what a student sees from ``grader.check``), under every torch
+    build and whatever test-only packages are installed: a verdict students rely on is pinned, not measured."""
 
     question: str
     name: str
@@ -33,6 +35,7 @@ class Mutant:
     new: str | tuple[str, ...]
     message: str = ""
     rule: bool = False
+    public: bool = False
 
 
 class MasterNotebook:

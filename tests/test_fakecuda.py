@@ -119,3 +119,18 @@ def test_values_and_gradients_on_the_fake_device_are_the_cpus():
         assert got.device.type == "cuda" and lin.weight.grad.device.type == "cuda"
         got, got_grad = got.detach().cpu(), lin.weight.grad.cpu()
     assert type(got) is torch.Tensor and torch.equal(got, want.detach()) and torch.equal(got_grad, grad)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="a real GPU makes the generator itself")
+def test_a_gpu_generator_gets_the_same_verdict_from_every_build():
+    """torch.Generator("cuda") is a real CUDA object the fake device cannot make: the CPU-only wheel and a CUDA
+    build without a usable GPU (what a plain `pip install torch` takes on Linux) fail with different messages,
+    and both must mean "no device verdict, the values from the CPU", or a check's verdict would depend on the
+    build (issue: a copied generator revealed under one torch and not the other)."""
+    from seqcourse.testing import on_device
+
+    def draw(x):  # draws from a new generator made on x's device, seeded like the caller's would be
+        return x + torch.rand(x.shape, generator=torch.Generator(x.device).manual_seed(3), device=x.device)
+
+    problem, got = on_device(draw, (torch.zeros(2, 3),))
+    assert problem is None and torch.equal(got, torch.rand(2, 3, generator=torch.Generator().manual_seed(3)))

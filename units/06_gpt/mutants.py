@@ -99,7 +99,7 @@ MUTANTS = [
       "probs = torch.softmax(filter_logits(logits, temperature, top_k, top_p), dim=-1)",
       "probs = filter_logits(logits, temperature, top_k, top_p).exp()\n    probs = probs / probs.sum(-1, keepdim=True)", "torch.softmax"),
     M("q7_sample", "draws from a copy of the generator", "generator=generator, device=probs.device)",
-      "generator=torch.Generator(probs.device).manual_seed(generator.initial_seed()), device=probs.device)", "not from a copy"),
+      "generator=torch.Generator(probs.device).manual_seed(generator.initial_seed()), device=probs.device)", "not from a copy", public=True),
     M("q7_sample", "argmax instead of a draw", "torch.searchsorted(cdf, u, right=True)[:, 0]", "probs.argmax(-1)", "is it random at all"),
     M("q7_sample", "top_p not passed on", "filter_logits(logits, temperature, top_k, top_p)", "filter_logits(logits, temperature, top_k)", "passing every argument on"),
     M("q7_sample", "temperature ignored", "filter_logits(logits, temperature, top_k, top_p)", "filter_logits(logits, 1.0, top_k, top_p)", "expected about"),

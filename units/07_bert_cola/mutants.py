@@ -70,7 +70,7 @@ MUTANTS = [
       "torch.randint(N_SPECIAL, vocab_size - 1, shape", "upper bound is exclusive"),
     M("q4_mlm_mask", "draws from a copy of the generator", "    shape, device = ids.shape, ids.device\n",
       "    shape, device = ids.shape, ids.device\n    generator = torch.Generator(device).manual_seed(generator.initial_seed())\n",
-      "not from a copy"),
+      "not from a copy", public=True),
     M("q4_mlm_mask", "choice drawn on the CPU", CHOSEN, "torch.rand(shape, generator=generator) < mask_prob", "device=ids.device"),
     M("q4_mlm_mask", "choice drawn from the global generator", CHOSEN, "torch.rand(shape, device=device) < mask_prob", "generator"),
     M("q4_mlm_mask", "random replacements drawn from the global generator",

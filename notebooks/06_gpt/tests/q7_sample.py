@@ -25,7 +25,14 @@ test = {   'name': 'q7_sample',
                                                '>>> _t, _ = _draw(sample_next, torch.log(torch.tensor([[0.1, 0.5, 0.05, 0.3, 0.05]])).repeat(200, 1), 3, top_p=0.7)  # doctest: '
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert set(_t.tolist()) <= {1, 3}, 'with top_p = 0.7 only tokens 1 and 3 (probabilities 0.5 and 0.3) may be drawn: pass every argument "
-                                               "(temperature, top_k, top_p) on to filter_logits'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
+                                               "(temperature, top_k, top_p) on to filter_logits'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> _draw_twice = define('_draw_twice', '\\nimport torch\\ndef _draw_twice(fn, logits, seed, **kw):\\n    # two calls of fn(logits, generator, **kw) "
+                                               'with one generator; also whether the first call advanced it\\n    generator = torch.Generator().manual_seed(seed)\\n    before = '
+                                               'generator.get_state()\\n    first = fn(logits, generator, **kw)\\n    advanced = not torch.equal(before, generator.get_state())\\n    return first, '
+                                               "fn(logits, generator, **kw), advanced\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _f, _s, _advanced = _draw_twice(sample_next, torch.zeros(100, 10), 5)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _advanced and (not torch.equal(_f, _s)), 'two calls with one generator must advance it and draw different tokens: draw from generator "
+                                               "itself, not from a copy or a new generator seeded like it'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'

@@ -40,7 +40,14 @@ test = {   'name': 'q4_mlm_mask',
                                                ">>> assert bool((_bad >= N_SPECIAL).all()), 'a chosen token became a special token: random replacements are ordinary ids N_SPECIAL ... vocab_size - "
                                                "1'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> assert tuple(_mask_with(_ids[:1], 30, 0)[0].shape) == (1, 24), 'a batch of one sentence must keep its shape (1, T) (squeeze() without a dim "
-                                               "removes axes of size 1)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
+                                               "removes axes of size 1)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> _mask_twice = define('_mask_twice', '\\nimport torch\\ndef _mask_twice(ids, vocab_size, seed):\\n    # two calls of mask_tokens with one "
+                                               'generator; also whether the first call advanced it\\n    generator = torch.Generator().manual_seed(seed)\\n    before = generator.get_state()\\n    '
+                                               'first = mask_tokens(ids, vocab_size, generator)\\n    advanced = not torch.equal(before, generator.get_state())\\n    return first, mask_tokens(ids, '
+                                               "vocab_size, generator), advanced\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> (_f, _lf), (_s, _ls), _advanced = _mask_twice(_ids, 30, 4)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _advanced and (not torch.equal(_lf, _ls)), 'two calls with one generator must advance it and choose different positions: draw from "
+                                               "generator itself, not from a copy or a new generator seeded like it'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
