@@ -1,4 +1,8 @@
-# make course : build student notebooks (notebooks/) and Gradescope zips (dist/), then grade them locally
+# make course [ONLY=01_rnn_lstm NO_GRADE=1 OUT=dir]: build student notebooks (notebooks/), Gradescope zips and their lock
+#   file (dist/), grade them locally, write the public release (dist/public/, course.yml's published and
+#   answers_released). ONLY: one notebook (tools/course.py --only); NO_GRADE: skip grading; OUT: a trial build in dir/
+# make publish PUBLIC=path/to/clone: write the public release into a git clone of the public repository (its .git
+#   kept), show git status and diff --stat; commits and pushes nothing
 # make test   : the whole test suite (what CI runs)
 # make results [ONLY=01_rnn_lstm ABLATIONS=1]: reference runs of the masters in full on this machine -> results/ and README
 # make grade NOTEBOOK=01 SUBMISSIONS=folder [JOBS=n TIMEOUT=s OUT=csv FEEDBACK=dir FORCE=1]: grade a class (sandboxed) into
@@ -9,7 +13,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: course test grade results clean system-course system-test
+.PHONY: course publish test grade results clean system-course system-test
 
 # Debian packages, checked (and installed with apt-get where possible) before anything else runs: bubblewrap
 # isolates every graded notebook (make course, make grade, make test); chromium runs the browser test.
@@ -30,7 +34,10 @@ $(VENV)/.installed-tests: $(VENV)/.installed requirements-tests.txt
 	touch $@
 
 course: system-course $(VENV)/.installed
-	$(PY) tools/course.py
+	$(PY) tools/course.py $(if $(ONLY),--only $(ONLY)) $(if $(NO_GRADE),--no-grade) $(if $(OUT),--out $(OUT))
+
+publish: $(VENV)/.installed
+	$(if $(PUBLIC),,$(error make publish needs PUBLIC=path/to/a/git/clone/of/the/public/repository))$(PY) tools/course.py --publish $(PUBLIC)
 
 grade: system-course $(VENV)/.installed
 	$(PY) -m grader $(NOTEBOOK) $(SUBMISSIONS) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \

@@ -1,12 +1,13 @@
 """Nothing a student receives contains an answer they are asked to write.
 
 What students get: every notebook's public checks (``notebooks/*/tests/``), the student notebooks, the helper
-package as it ships with each notebook (in its autograder zip and in the public repository while that notebook is
-the newest published, ``course.helper_package``) and the public repository itself (``dist/public/``, built here
-for every stage of a course: ``published`` = each notebook in turn).
+package as it ships with each notebook in its autograder zip (``course.helper_package``; the public repository
+ships a module once its notebook's answers are released) and the public repository itself (``dist/public/``, built here
+for every stage of a course: ``published`` = each notebook in turn, ``answers_released`` the least it needs).
 
 An answer is a solution block of a master (the lines between ``# BEGIN SOLUTION`` and ``# END SOLUTION``, or a
-whole solution cell without such lines). Two ways of finding one:
+whole solution cell without such lines). Two ways of finding one (``course.answers_in``, which the build's release
+check uses too):
 
 - a line: any line of a solution block of 24 characters or more (spaces and comments aside), verbatim;
 - a function: a function whose body is a solution block with its names changed (local names, arguments and
@@ -15,130 +16,33 @@ whole solution cell without such lines). Two ways of finding one:
 Which answers count where: public checks may hold none at all; a student notebook none of its own or a later
 notebook's (given code may hold an earlier notebook's answer: its deadline has passed); the helper package that
 ships with notebook N none of notebook N's or a later one's. A later notebook's answer that is also an earlier
-one's (the student wrote it already) does not count.
+one's (the student wrote it already) does not count. The public repository at each stage holds no answer of a
+notebook whose answers course.yml's ``answers_released`` does not release.
 """
 
 from __future__ import annotations
 
 import ast
-import builtins
-import re
 import sys
-from functools import lru_cache
 from pathlib import Path
 
-import nbformat
 import pytest
 
 import course
 from conftest import ROOT, resolve_string as _resolve
 
 NOTEBOOKS = course.unit_names()
-MIN_LINE = 24
-# lines that are an answer's and also the course's given interface, with the reason each reveals nothing
-INTERFACE = {
-    "log_probs, state = model.step(tokens, state)": "one step of the decoding interface that seqcourse/search.py documents "
-                                                     "and notebook 03's text introduces; beam search (03) and greedy search make it",
-}
-
-
-def _normal(line: str) -> str:
-    """A line without comments, indentation and runs of spaces (a '#' inside a string is kept: rare, harmless)."""
-    code = re.sub(r"\s+#(?!.*[\"']).*$", "", line).strip()
-    return re.sub(r"\s+", " ", code)
+_Rename, _code = course._Rename, course.notebook_code
 
 
 def solution_blocks(name: str) -> list[str]:
-    """The solution blocks of a master, as source text (dedented where they are inside a function)."""
-    blocks = []
-    for _, is_solution, src in course.graded_cells(course.master_path(name)):
-        if not is_solution:
-            continue
-        found = re.findall(r"^[ \t]*# BEGIN SOLUTION\n(.*?)^[ \t]*# END SOLUTION", src, flags=re.S | re.M)
-        blocks += found or [src]
-    return blocks
-
-
-@lru_cache(maxsize=None)
-def answer_lines(name: str) -> frozenset[str]:
-    lines = {_normal(l) for block in solution_blocks(name) for l in block.splitlines()}
-    return frozenset(l for l in lines if len(l.replace(" ", "")) >= MIN_LINE and l not in INTERFACE)
-
-
-class _Rename(ast.NodeTransformer):
-    """Local names and arguments become v0, v1, ... in order of appearance; builtins, modules and attributes stay."""
-
-    KEEP = set(dir(builtins)) | {"torch", "nn", "F", "math", "self", "cls"}
-
-    def __init__(self):
-        self.names: dict[str, str] = {}
-
-    def _new(self, name: str) -> str:
-        if name in self.KEEP:
-            return name
-        return self.names.setdefault(name, f"v{len(self.names)}")
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        return ast.copy_location(ast.Name(self._new(node.id), node.ctx), node)
-
-    def visit_arg(self, node: ast.arg) -> ast.AST:
-        return ast.copy_location(ast.arg(self._new(node.arg), None), node)
-
-    def visit_Constant(self, node: ast.Constant) -> ast.AST:
-        return ast.copy_location(ast.Constant("" if isinstance(node.value, str) else node.value), node)  # messages aside
-
-
-def shape(body: list[ast.stmt]) -> str:
-    """A statement list with its names replaced (:class:`_Rename`), docstrings and messages dropped."""
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-        body = body[1:]
-    return ast.dump(_Rename().visit(ast.Module(body=list(body), type_ignores=[])), annotate_fields=False)
-
-
-@lru_cache(maxsize=None)
-def answer_shapes(name: str) -> frozenset[str]:
-    """Shapes of the solution blocks of at least two statements that parse on their own (function bodies)."""
-    import textwrap
-
-    found = set()
-    for block in solution_blocks(name):
-        try:
-            body = ast.parse(textwrap.dedent(block)).body
-        except SyntaxError:
-            continue
-        if len(body) >= 2:
-            found.add(shape(body))
-    return frozenset(found)
-
-
-def function_shapes(source: str) -> list[tuple[str, str]]:
-    """(name, shape of its body) of every function in Python source, at any depth."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
-    return [(n.name, shape(n.body)) for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return [block for _, block in course.solution_blocks(name)]
 
 
 def leaks(text: str, answers_of: list[str], where: str, written: list[str] = ()) -> list[str]:
-    """What of the answers of the notebooks ``answers_of`` is readable in ``text`` (Python source or notebook code),
-    except what is also an answer of a notebook in ``written`` (earlier ones: the student has written it already,
-    e.g. 06's pre-LN block repeats a line of 04's encoder layer)."""
-    lines = {_normal(l) for l in text.splitlines()}
-    known_lines = set().union(*(answer_lines(n) for n in written))
-    known_shapes = set().union(*(answer_shapes(n) for n in written))
-    found = []
-    for name in answers_of:
-        found += [f"{where}: a line of {name}'s solutions: {l}" for l in sorted(answer_lines(name) & lines - known_lines)]
-        shapes = answer_shapes(name) - known_shapes
-        found += [f"{where}: {fn}() has the body of a solution of {name}" for fn, s in function_shapes(text) if s in shapes]
-    return found
-
-
-def _code(path: Path) -> str:
-    if path.suffix == ".ipynb":
-        return "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code")
-    return path.read_text()
+    """What of the answers of the notebooks ``answers_of`` is readable in ``text``, as messages (the build's own
+    detector, ``course.answers_in``), except what is also an answer of a notebook in ``written``."""
+    return [f"{where}: {found}" for _, _, found in course.answers_in(text, answers_of, written)]
 
 
 def public_test_files(name: str) -> list[Path]:
@@ -189,10 +93,16 @@ def test_every_module_that_answers_an_exercise_says_so():
 
 @pytest.mark.parametrize("stage", NOTEBOOKS)
 def test_public_repository_at_every_stage_holds_no_answer_a_student_must_still_write(stage, tmp_path):
-    config = {**course.load_config(), "published": stage}
+    """Each notebook published with the fewest answers released that the build accepts (an extension of the
+    notebook before it may still run): nothing in the public repository holds an answer of a notebook whose
+    answers are not released, and one notebook fewer released is refused."""
+    needed = course.release_of(ROOT / "notebooks", {**course.load_config(), "published": stage, "answers_released": None}).unreleased_needs()
+    released = needed[-1] if needed else None
+    config = {**course.load_config(), "published": stage, "answers_released": released}
     course.publish(ROOT / "notebooks", tmp_path / "public", config)
     published = sorted(p.name for p in (tmp_path / "public" / "notebooks").iterdir())
     assert published == [n for n in NOTEBOOKS if n <= stage]
+    secret, known = [n for n in NOTEBOOKS if released is None or n > released], [n for n in NOTEBOOKS if released and n <= released]
     found = []
     for path in sorted((tmp_path / "public").rglob("*")):
         rel = path.relative_to(tmp_path / "public")
@@ -200,12 +110,14 @@ def test_public_repository_at_every_stage_holds_no_answer_a_student_must_still_w
             continue
         if rel.parts[0] == "notebooks" and rel.parts[2:3] == ("tests",):
             found += leaks(_test_code(path), NOTEBOOKS, str(rel))
-        elif rel.parts[0] == "notebooks":
-            nb = rel.parts[1]
-            found += leaks(_code(path), [n for n in NOTEBOOKS if n >= nb], str(rel), [n for n in NOTEBOOKS if n < nb])
         else:
-            found += leaks(path.read_text(), [n for n in NOTEBOOKS if n >= stage], str(rel), [n for n in NOTEBOOKS if n < stage])
+            found += leaks(_code(path), secret, str(rel), known)
     assert not found, "\n".join(found)
+    if released is not None:
+        earlier = max([n for n in NOTEBOOKS if n < released], default=None)
+        with pytest.raises(SystemExit, match=f"answers_released: {released}"):
+            course.publish(ROOT / "notebooks", tmp_path / "refused", {**config, "answers_released": earlier})
+        assert not (tmp_path / "refused").exists()
 
 
 def test_the_leak_test_finds_a_copied_answer_and_a_renamed_one():

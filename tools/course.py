@@ -1,8 +1,39 @@
 """Build the course: every unit in units/ (master notebook, checks module, stand-ins, mutants) -> student
-release in notebooks/ and a Gradescope autograder zip in dist/, then grade the reference solutions and the unsolved student
-notebooks with those zips, locally and without Docker (`otter run`).
+release in notebooks/ and a Gradescope autograder zip in dist/, then grade the reference solutions and the unsolved
+student notebooks with those zips, locally and without Docker; then write the public release into dist/public/.
 
-    python tools/course.py [--only NAME ...] [--no-grade]
+    python tools/course.py [--only NN_topic ...] [--no-grade] [--out DIR]   (make course [ONLY=.. NO_GRADE=1 OUT=..])
+    python tools/course.py --publish CLONE                                  (make publish PUBLIC=CLONE)
+
+--only 01_rnn_lstm builds one notebook (a minute or less with --no-grade); --out DIR writes notebooks/ and dist/
+under DIR (DIR/notebooks/ starts as a copy of the committed release), leaving this repository alone.
+
+Release (course.yml): ``published`` is the newest notebook students get (default: the first, 01_rnn_lstm);
+``answers_released`` the newest notebook whose answers may reach them (default: none). A notebook's answers reach
+students two ways: as given code of a later notebook (04 holds 03's beam search) and through the helper modules that
+say ``ANSWERS = "NN_topic"`` (seqcourse/search.py answers 02, seqcourse/gpt.py 06). The build finds both (the
+answers of each master, :func:`answers_in`, in each published student notebook, and the modules it imports,
+:func:`modules_used`), refuses with one paragraph to publish a notebook that needs answers not released, ships a
+helper module only once its notebook's answers are released, and prints what dist/public/ holds. Trade-off: a
+notebook that builds on the previous one's answers (03, 04 and 05 do) can be published only after that notebook's
+extensions and late days are over; 06, 07 and 08 need older answers only and can be published during them.
+Publishing keeps history: dist/public/ and the clone of ``--publish`` are updated in place, their .git kept;
+``--publish`` refuses a folder that is not a git clone, is this repository, or holds uncommitted work, shows git's
+status and diff, and commits and pushes nothing.
+
+Points (checked before Otter runs; a problem stops the build with one line naming the notebook and the question):
+a question states ``points`` (positive); an autograded question has hidden checks, and every hidden check states
+its ``points`` in its TEST CONFIG; a public check may state its own (02's do). The public checks that state none
+share equally what the stated points leave of the question's points (Otter's rule): so raising a question's
+points raises exactly those public checks, and a public check that states its points keeps them. The stated
+points may not exceed the question's (nor its float sum: Otter refuses), and where every check states its points
+they must add up to the question's. The points column of the table of questions at the top of each notebook is
+written from the question configs.
+
+The tested image: dist/requirements-lock.txt pins every package requirements.txt needs, transitively, at the
+versions of the environment that builds and grades (torch from PyTorch's CPU wheel index); it is each zip's
+whole pip list. The zip's setup.sh is Otter's without R's libraries, LaTeX/pandoc, conda kernels and Playwright's
+Chromium (:data:`SETUP_DROPPED`).
 
 Exits non-zero if a build fails, a solution scores below 100 %, or an unsolved notebook earns any
 autograded point.
@@ -12,7 +43,10 @@ from __future__ import annotations
 
 import argparse
 import ast
+import builtins
 import doctest
+import filecmp
+import functools
 import hashlib
 import pprint
 import re
@@ -20,6 +54,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
@@ -60,7 +95,8 @@ PUBLIC_FILES = ["pyproject.toml", "requirements.txt", "data/README.md"]
 
 
 def load_config(path: Path = CONFIG) -> dict:
-    """course.yml, with the URLs the build derives from its GitHub repository."""
+    """course.yml, with the URLs the build derives from its GitHub repository, ``published`` (default: the first
+    notebook) and ``answers_released`` (default: None, no notebook's answers) checked."""
     config = yaml.safe_load(path.read_text())
     m = re.fullmatch(r"https://github\.com/([\w.-]+)/([\w.-]+?)(?:\.git)?/?", str(config.get("repository")))
     if not m:
@@ -68,11 +104,18 @@ def load_config(path: Path = CONFIG) -> dict:
                          f"(Colab opens notebooks from GitHub), got {config.get('repository')!r}")
     repo, branch = f"{m[1]}/{m[2]}", config.get("branch", "main")
     config["raw_url"] = f"https://raw.githubusercontent.com/{repo}/{branch}/"
-    config.setdefault("published", unit_names()[-1])
-    if config["published"] not in unit_names():
-        raise SystemExit(f"{path.name}: published must name a notebook of units/ ({', '.join(unit_names())}), "
-                         f"got {config['published']!r}")
     config["colab_url"] = f"https://colab.research.google.com/github/{repo}/blob/{branch}/"
+    names = unit_names()
+    config.setdefault("published", names[0])
+    if config.get("answers_released") in (None, "none", "None"):
+        config["answers_released"] = None
+    for key, value in (("published", config["published"]), ("answers_released", config["answers_released"] or names[0])):
+        if value not in names:
+            raise SystemExit(f"{path.name}: {key} must name a notebook of units/ ({', '.join(names)})"
+                             f"{' or none' if key == 'answers_released' else ''}, got {value!r}")
+    if (config["answers_released"] or "") > config["published"]:
+        raise SystemExit(f"{path.name}: answers_released ({config['answers_released']}) is newer than published "
+                         f"({config['published']}): answers of a notebook students do not have yet")
     return config
 
 
@@ -134,13 +177,17 @@ def answers_of(module: Path) -> str | None:
 
 
 def helper_package(target: Path, notebook: str) -> Path:
-    """The helper package as the students of ``notebook`` get it (in its autograder zip, and in the public
-    repository while it is the newest notebook published): every module except those that answer an exercise
-    of this notebook or a later one. Such a module comes with the notebooks after the one it answers."""
+    """The helper package as the students of ``notebook`` get it in its autograder zip: every module except
+    those that answer an exercise of this notebook or a later one."""
+    return _package(target, lambda answered: answered < notebook)
+
+
+def _package(target: Path, ships) -> Path:
+    """The helper package in ``target``: the modules without answers, and those whose notebook ``ships(notebook)``."""
     target.mkdir(parents=True)
     for module in sorted((ROOT / PACKAGE).glob("*.py")):
         answered = answers_of(module)
-        if answered is None or answered < notebook:
+        if answered is None or ships(answered):
             shutil.copy(module, target / module.name)
     return target
 
@@ -154,22 +201,285 @@ def colab_setup_script(release: Path, package: Path, config: dict) -> str:
     return COLAB_SETUP.format(raw_url=config["raw_url"], pip=list(config["colab_pip"]), files=files)
 
 
-def publish(release: Path, target: Path, config: dict) -> None:
+# -- answers: where a notebook's answers appear (the build's release check and tests/test_leaks.py use the same) ----
+
+MIN_LINE = 24
+# lines that are an answer's and also the course's given interface, with the reason each reveals nothing
+INTERFACE = {
+    "log_probs, state = model.step(tokens, state)": "one step of the decoding interface that seqcourse/search.py documents "
+                                                     "and notebook 03's text introduces; beam search (03) and greedy search make it",
+}
+
+
+def _normal(line: str) -> str:
+    """A line without comments, indentation and runs of spaces (a '#' inside a string is kept: rare, harmless)."""
+    code = re.sub(r"\s+#(?!.*[\"']).*$", "", line).strip()
+    return re.sub(r"\s+", " ", code)
+
+
+def solution_blocks(name: str) -> list[tuple[str, str]]:
+    """The solution blocks of a master as (question, source text), dedented where they are inside a function. An
+    answer is a solution block: the lines between ``# BEGIN SOLUTION`` and ``# END SOLUTION``, or a whole
+    solution cell without such lines."""
+    blocks = []
+    for question, is_solution, src in graded_cells(master_path(name)):
+        if is_solution:
+            found = re.findall(r"^[ \t]*# BEGIN SOLUTION\n(.*?)^[ \t]*# END SOLUTION", src, flags=re.S | re.M)
+            blocks += [(question, b) for b in found or [src]]
+    return blocks
+
+
+@functools.lru_cache(maxsize=None)
+def answer_lines(name: str) -> dict[str, str]:
+    """{line: question} of a master's answer lines of MIN_LINE characters or more (spaces and comments aside)."""
+    return {line: q for q, block in solution_blocks(name) for line in map(_normal, block.splitlines())
+            if len(line.replace(" ", "")) >= MIN_LINE and line not in INTERFACE}
+
+
+class _Rename(ast.NodeTransformer):
+    """Local names and arguments become v0, v1, ... in order of appearance; builtins, modules and attributes stay."""
+
+    KEEP = set(dir(builtins)) | {"torch", "nn", "F", "math", "self", "cls"}
+
+    def __init__(self):
+        self.names: dict[str, str] = {}
+
+    def _new(self, name: str) -> str:
+        if name in self.KEEP:
+            return name
+        return self.names.setdefault(name, f"v{len(self.names)}")
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.copy_location(ast.Name(self._new(node.id), node.ctx), node)
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        return ast.copy_location(ast.arg(self._new(node.arg), None), node)
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        return ast.copy_location(ast.Constant("" if isinstance(node.value, str) else node.value), node)  # messages aside
+
+
+def shape(body: list[ast.stmt]) -> str:
+    """A statement list with its names replaced (:class:`_Rename`), docstrings and messages dropped."""
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        body = body[1:]
+    return ast.dump(_Rename().visit(ast.Module(body=list(body), type_ignores=[])), annotate_fields=False)
+
+
+@functools.lru_cache(maxsize=None)
+def answer_shapes(name: str) -> dict[str, str]:
+    """{shape: question} of the solution blocks of at least two statements that parse on their own (function bodies)."""
+    found = {}
+    for question, block in solution_blocks(name):
+        try:
+            body = ast.parse(textwrap.dedent(block)).body
+        except SyntaxError:
+            continue
+        if len(body) >= 2:
+            found[shape(body)] = question
+    return found
+
+
+def function_shapes(source: str) -> list[tuple[str, str]]:
+    """(name, shape of its body) of every function in Python source, at any depth."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    return [(n.name, shape(n.body)) for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+def answers_in(text: str, answers_of: list[str], written: list[str] = ()) -> list[tuple[str, str, str]]:
+    """The answers of the notebooks ``answers_of`` readable in ``text`` (Python source or notebook code), as
+    (notebook, question, what was found), found two ways: any answer line verbatim (:func:`answer_lines`), or a
+    function whose body is a solution block with its names changed (:func:`shape`), at any depth. What is also an
+    answer of a notebook in ``written`` (earlier ones: the student has written it already, e.g. 06's pre-LN block
+    repeats a line of 04's encoder layer) does not count."""
+    lines = {_normal(line) for line in text.splitlines()}
+    known_lines = set().union(*(answer_lines(n) for n in written))
+    known_shapes = set().union(*(answer_shapes(n) for n in written))
+    found = []
+    for name in answers_of:
+        found += [(name, q, f"a line of {name}'s solutions: {line}") for line, q in sorted(answer_lines(name).items())
+                  if line in lines and line not in known_lines]
+        shapes = answer_shapes(name)
+        found += [(name, shapes[s], f"{fn}() has the body of a solution of {name}") for fn, s in function_shapes(text)
+                  if s in shapes and s not in known_shapes]
+    return found
+
+
+def notebook_code(path: Path) -> str:
+    """The code cells of a notebook, or a Python file's text."""
+    if path.suffix == ".ipynb":
+        return "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code")
+    return path.read_text()
+
+
+def modules_used(code: str) -> set[str]:
+    """The helper package's modules that notebook code uses: imported, named as ``seqcourse.MODULE``, or through
+    a name the package re-exports from it (``from seqcourse import greedy_search`` uses search.py)."""
+    exported = {}
+    for node in ast.parse((ROOT / PACKAGE / "__init__.py").read_text()).body:
+        for n in ast.walk(node):
+            if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module:
+                exported.update({a.asname or a.name: n.module for a in n.names})
+    used = set(re.findall(rf"\b{PACKAGE}\.(\w+)", code))
+    for names in re.findall(rf"from\s+{PACKAGE}\s+import\s+(\([^)]*\)|[^\n]*)", code):
+        used.update(re.findall(r"\w+", re.sub(r"#[^\n]*", "", names)))
+    return {m for m in used if (ROOT / PACKAGE / f"{m}.py").is_file()} | {exported[n] for n in used if n in exported}
+
+
+@dataclass
+class Release:
+    """What a public release holds: the notebooks published (course.yml's ``published`` and those before it),
+    for each the earlier notebooks whose answers its given code holds ({notebook: questions}) and the helper
+    modules with answers it uses, and the helper package's modules (those answering a notebook whose answers are
+    not released stay out: ``withheld``)."""
+    published: str
+    answers_released: str | None
+    notebooks: list[str]
+    given: dict[str, dict[str, set[str]]]
+    uses: dict[str, dict[str, str]]     # notebook -> {module: the notebook it answers}
+    modules: dict[str, str | None]      # every module of the package -> the notebook it answers, or None
+    withheld: list[str]
+
+    def problems(self) -> dict[str, str]:
+        """{published notebook: what it holds or imports of answers not released}; empty: the release is safe."""
+        found = {}
+        for nb in self.notebooks:
+            given = [f"{n}'s answer{'s' if len(qs) > 1 else ''} to {', '.join(sorted(qs))} as given code"
+                     for n, qs in sorted(self.given[nb].items()) if not self.released(n)]
+            used = [f"{PACKAGE}/{m} ({n}'s answers)" for m, n in sorted(self.uses[nb].items()) if not self.released(n)]
+            if given or used:
+                found[nb] = "; ".join(given + ([f"it imports {', '.join(used)}"] if used else []))
+        return found
+
+    def released(self, notebook: str) -> bool:
+        return self.answers_released is not None and notebook <= self.answers_released
+
+    def unreleased_needs(self) -> list[str]:
+        """The notebooks whose answers the published notebooks need and course.yml does not release."""
+        return sorted({n for nb in self.notebooks for n in [*self.given[nb], *self.uses[nb].values()] if not self.released(n)})
+
+
+def release_of(release: Path, config: dict) -> Release:
+    """The public release that ``config`` (course.yml) asks for, from the student release folder ``release``."""
+    modules = {p.name: answers_of(p) for p in sorted((ROOT / PACKAGE).glob("*.py"))}
+    notebooks = sorted(p.name for p in release.iterdir() if p.is_dir() and p.name in unit_names() and p.name <= config["published"])
+    given, uses = {}, {}
+    for nb in notebooks:
+        code = notebook_code(release / nb / f"{nb}.ipynb")
+        earlier = [n for n in unit_names() if n < nb]
+        given[nb] = {}
+        for n in earlier:  # an answer that repeats an earlier notebook's answer counts only there
+            for _, q, _ in answers_in(code, [n], [m for m in earlier if m < n]):
+                given[nb].setdefault(n, set()).add(q)
+        uses[nb] = {f"{m}.py": modules[f"{m}.py"] for m in modules_used(code) if modules.get(f"{m}.py")}
+    released = config["answers_released"]
+    withheld = [m for m, n in modules.items() if n is not None and (released is None or n > released)]
+    return Release(config["published"], released, notebooks, given, uses, modules, withheld)
+
+
+def publish(release: Path, target: Path, config: dict) -> Release:
     """Write the public student repository into ``target``: the notebooks published so far (course.yml's
-    ``published``: the newest one) with their public tests, the helper package as that notebook's students
-    get it (:func:`helper_package`) and what installs it, and a README with Colab links."""
-    shutil.rmtree(target, ignore_errors=True)
-    newest = config["published"]
-    shutil.copytree(release, target / "notebooks", ignore=lambda folder, names: [
-        n for n in names if n in ("__pycache__", ".ipynb_checkpoints") or (Path(folder) == release and n > newest)])
-    helper_package(target / PACKAGE, newest)
-    for f in PUBLIC_FILES:
-        (target / f).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / f, target / f)
-    rows = [f"| {nb.name} | [open in Colab]({config['colab_url']}notebooks/{nb.name}/{nb.name}.ipynb) |"
-            for nb in sorted((target / "notebooks").iterdir()) if nb.is_dir()]
-    (target / "README.md").write_text(STUDENT_README.format(table="\n".join(rows), repository=config["repository"]))
-    (target / "colab_setup.py").write_text(colab_setup_script(target / "notebooks", target / PACKAGE, config))
+    ``published``: the newest one) with their public tests, the helper package without the modules whose
+    notebook's answers are not released (course.yml's ``answers_released``), what installs it, and a README with
+    Colab links. Refuses (SystemExit, nothing written) when a published notebook holds or imports answers that are
+    not released. Everything in ``target`` but its ``.git`` is replaced (:func:`sync_tree`)."""
+    plan = release_of(release, config)
+    refuse_unsafe(plan, target)
+    with tempfile.TemporaryDirectory(prefix="public-") as tmp:
+        stage = Path(tmp)
+        shutil.copytree(release, stage / "notebooks", ignore=lambda folder, names: [
+            n for n in names if n in ("__pycache__", ".ipynb_checkpoints") or (Path(folder) == release and n not in plan.notebooks)])
+        _package(stage / PACKAGE, plan.released)
+        for f in PUBLIC_FILES:
+            (stage / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / f, stage / f)
+        rows = [f"| {nb} | [open in Colab]({config['colab_url']}notebooks/{nb}/{nb}.ipynb) |" for nb in plan.notebooks]
+        (stage / "README.md").write_text(STUDENT_README.format(table="\n".join(rows), repository=config["repository"]))
+        (stage / "colab_setup.py").write_text(colab_setup_script(stage / "notebooks", stage / PACKAGE, config))
+        sync_tree(stage, target)
+    return plan
+
+
+def refuse_unsafe(plan: Release, target: Path) -> None:
+    """Stop (SystemExit, one paragraph) when a published notebook holds or imports answers that are not released."""
+    problems = plan.problems()
+    if problems:
+        needs, first = plan.unreleased_needs(), min(problems)
+        safe = [n for n in plan.notebooks if n < first]
+        raise SystemExit(
+            f"Not published: course.yml's published: {plan.published} would give students answers that are not released "
+            f"(answers_released: {plan.answers_released or 'none'}): " + "; ".join(f"{nb} holds {p}" for nb, p in problems.items())
+            + f". A public push cannot be taken back. Once every extension and late day of {' and '.join(needs)} is over, set "
+            f"answers_released: {needs[-1]} in course.yml" + (f"; until then keep published: {safe[-1]}" if safe else "")
+            + f". Nothing was written to {target}.")
+
+
+def describe(plan: Release, where: str) -> str:
+    """What a public release holds, for the instructor: notebooks, answers in their given code, helper modules."""
+    lines = [f"{where} now holds (course.yml: published: {plan.published}, answers_released: {plan.answers_released or 'none'}):",
+             f"  notebooks: {', '.join(plan.notebooks)}"]
+    for nb in plan.notebooks:
+        parts = [f"{n}'s answers ({', '.join(sorted(qs))}) as given code" for n, qs in sorted(plan.given[nb].items())]
+        parts += [f"{PACKAGE}/{m} ({n}'s answers)" for m, n in sorted(plan.uses[nb].items())]
+        if parts:
+            lines.append(f"    {nb} uses " + "; ".join(parts))
+    shipped = [m if n is None else f"{m} (answers of {n})" for m, n in plan.modules.items() if m not in plan.withheld]
+    lines.append(f"  {PACKAGE}/: {', '.join(shipped)}")
+    if plan.withheld:
+        lines.append("  withheld until answers_released reaches their notebook: "
+                     + ", ".join(f"{m} ({plan.modules[m]})" for m in plan.withheld))
+    return "\n".join(lines)
+
+
+def sync_tree(source: Path, target: Path) -> None:
+    """Make ``target`` hold exactly what ``source`` holds, leaving ``target/.git`` alone (a clone of the public
+    repository keeps its history): files that differ are replaced, files and folders ``source`` lacks removed."""
+    target.mkdir(parents=True, exist_ok=True)
+    for path in sorted(target.iterdir()):
+        if path.name == ".git":
+            continue
+        twin = source / path.name
+        if path.is_dir() and not path.is_symlink() and twin.is_dir():
+            sync_tree(twin, path)
+        elif not (path.is_file() and twin.is_file() and filecmp.cmp(path, twin, shallow=False)):
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+    for path in sorted(source.iterdir()):
+        if not (target / path.name).exists():
+            (shutil.copytree if path.is_dir() else shutil.copy2)(path, target / path.name)
+
+
+def git(repo: Path, *args: str) -> str:
+    """git's output in ``repo``; it never writes to the repository (no optional locks: status refreshes no index)."""
+    return subprocess.run(["git", "--no-optional-locks", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout
+
+
+def publish_to_clone(clone: Path, config: dict) -> None:
+    """``make publish PUBLIC=clone``: write the public release (:func:`publish`, from the student release in
+    notebooks/) into a clone of the public repository, keep its ``.git``, show what changed, and print the
+    commands that commit and push it (nothing is committed or pushed here)."""
+    clone = clone.resolve()
+    top = subprocess.run(["git", "-C", str(clone), "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    if not clone.is_dir() or top.returncode != 0 or Path(top.stdout.strip()).resolve() != clone:
+        raise SystemExit(f"make publish: PUBLIC={clone} is not the top folder of a git clone; clone the public "
+                         f"repository first: git clone {config['repository']} {clone}")
+    if clone == ROOT or (clone / "tools" / "course.py").exists() or (clone / "units").exists():
+        raise SystemExit(f"make publish: PUBLIC={clone} is this development repository (or a clone of it, with the "
+                         f"solutions): name a clone of the public repository {config['repository']}")
+    dirty = git(clone, "status", "--porcelain", "--ignored").splitlines()
+    if dirty:
+        raise SystemExit(f"make publish: {clone} holds what git has not committed ({', '.join(line[3:] for line in dirty[:5])}"
+                         f"{', ...' if len(dirty) > 5 else ''}); make publish replaces everything in it but .git, so it "
+                         f"touches nothing until they are committed or set aside (an earlier make publish's output you did not "
+                         f"commit too): git -C {clone} stash -u --all, then run it again.")
+    plan = publish(ROOT / "notebooks", clone, config)
+    print(describe(plan, str(clone)))
+    print(git(clone, "status", "--short") or "no changes", end="")
+    print(git(clone, "diff", "--stat"), end="")  # files new to the repository are the ?? lines of the status above
+    print(f"Nothing is committed or pushed. Review (git -C {clone} diff), then:\n"
+          f"  git -C {clone} add --all && git -C {clone} commit -m 'Release up to {plan.published}' && git -C {clone} push")
 
 
 STUDENT_README = """\
@@ -195,14 +505,42 @@ Each notebook folder holds the notebook and its public tests; keep them together
 
 
 CPU_TORCH_INDEX = "--extra-index-url https://download.pytorch.org/whl/cpu"
+CUDA_ONLY = re.compile(r"nvidia-.*|triton")  # what a CUDA build of torch pulls in and its CPU wheel does not
 
 
-def autograder_requirements() -> str:
-    """requirements.txt for the grader: without the editable install of the helper package (the
-    autograder zip carries the package itself, ``autograder_files``), and with PyTorch's CPU wheel index
-    so that a grading machine never downloads CUDA packages (pip prefers ``torch==X+cpu`` from it)."""
-    lines = (ROOT / "requirements.txt").read_text().splitlines()
-    return "\n".join([CPU_TORCH_INDEX] + [l for l in lines if l.strip() and not l.startswith(("#", "-e"))]) + "\n"
+def locked_requirements() -> str:
+    """The lock file (dist/requirements-lock.txt, and the pip list of every zip's environment.yml): PyTorch's CPU
+    wheel index, then ``name==version`` of every package that requirements.txt needs (without the editable install
+    of the helper package: the zip carries it), transitively, as installed in the environment that builds and
+    grades the course. So Gradescope builds the image the build tested, not whatever is newest on the day of an
+    upload. torch's local label (+cpu) is dropped: with the CPU index pip picks the +cpu wheel of that version,
+    never a CUDA build; CUDA-only packages (nvidia-*, triton) are left out."""
+    from importlib import metadata
+
+    from packaging.markers import default_environment
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    roots = [Requirement(line.split("#")[0]) for line in (ROOT / "requirements.txt").read_text().splitlines()
+             if line.split("#")[0].strip() and not line.startswith("-")]
+    todo, extras_seen, versions = roots, {}, {}
+    while todo:
+        req = todo.pop()
+        key = canonicalize_name(req.name)
+        if CUDA_ONLY.fullmatch(key) or (key in extras_seen and set(req.extras) <= extras_seen[key]):
+            continue
+        extras_seen[key] = extras_seen.get(key, set()) | set(req.extras)
+        try:
+            dist = metadata.distribution(req.name)
+        except metadata.PackageNotFoundError:
+            raise SystemExit(f"the lock file needs {req.name} (requirements.txt), which this environment lacks: "
+                             f"pip install -r requirements.txt") from None
+        versions[key] = dist.version.split("+")[0]
+        for line in dist.requires or []:
+            dep = Requirement(line)
+            if dep.marker is None or any(dep.marker.evaluate({**default_environment(), "extra": e}) for e in req.extras or [""]):
+                todo.append(dep)
+    return "\n".join([CPU_TORCH_INDEX] + [f"{k}=={v}" for k, v in sorted(versions.items())]) + "\n"
 
 
 def stable_cell_ids(path: Path) -> None:
@@ -323,6 +661,80 @@ def hidden_check(source: str) -> bool:
     return source.lstrip().startswith("# HIDDEN") or ("# BEGIN TEST CONFIG" in head and "hidden: true" in head)
 
 
+def question_configs(master: Path) -> dict[str, dict]:
+    """{question: its ``# BEGIN QUESTION`` config (name, points, manual...)} of a master, in order."""
+    return {c["name"]: c for c in (yaml.safe_load(cell.source.split("\n", 1)[1]) for cell in nbformat.read(master, as_version=4).cells
+                                   if cell.cell_type == "raw" and cell.source.strip().startswith("# BEGIN QUESTION"))}
+
+
+def check_config(source: str) -> dict:
+    """The ``\"\"\" # BEGIN TEST CONFIG ... \"\"\" # END TEST CONFIG`` header of a check cell ({} without one)."""
+    text = source.lstrip()
+    if not text.startswith('""" # BEGIN TEST CONFIG'):
+        return {}
+    return yaml.safe_load(text.split("\n", 1)[1].split('""" # END TEST CONFIG', 1)[0]) or {}
+
+
+def question_points(master: Path) -> dict[str, float]:
+    """{question: points} of a master, checked against the points rule (module docstring); the build stops at the
+    first problem with one line naming the notebook and the question, before Otter runs."""
+    name, found, checks_of = master.stem, {}, {}
+    for q, hidden, src in check_cells(master):
+        checks_of.setdefault(q, []).append((hidden, check_config(src).get("points")))
+    for q, config in question_configs(master).items():
+        where, points, cases = f"{name}: question {q}", config.get("points"), checks_of.get(q, [])
+        if isinstance(points, bool) or not isinstance(points, (int, float)) or points <= 0:
+            raise SystemExit(f"{where}: points must be a positive number (its # BEGIN QUESTION cell), got {points!r}")
+        if not config.get("manual") and not any(hidden for hidden, _ in cases):
+            raise SystemExit(f"{where}: an autograded question needs at least one hidden check (or manual: true)")
+        for i, (hidden, p) in enumerate(cases, 1):
+            if p is None and hidden:
+                raise SystemExit(f"{where}: its check {i} is hidden and states no points (points: in its TEST CONFIG)")
+            if p is not None and (isinstance(p, bool) or not isinstance(p, (int, float)) or p < 0):
+                raise SystemExit(f"{where}: its check {i} states points: {p!r}, not a number of 0 or more")
+        stated = [p for _, p in cases if p is not None]
+        hidden = sum(p for h, p in cases if h)
+        if sum(stated) > points:  # Otter's own test, in floating point
+            raise SystemExit(f"{where}: its checks state {sum(stated):.10g} points (hidden checks {hidden:g}), more than the "
+                             f"question's {points:g}" + ("; their sum lies above it only in floating point: use values that add "
+                                                         "up exactly (e.g. multiples of 0.25)" if sum(stated) - points < 1e-9 else ""))
+        if cases and len(stated) == len(cases) and abs(sum(stated) - points) > 1e-9:
+            raise SystemExit(f"{where}: its checks add up to {sum(stated):g} points, not the question's {points:g}: "
+                             f"no answer could earn them all; make the question's points the sum of its checks'")
+        found[q] = points
+    return found
+
+
+POINTS_HEADER = re.compile(r"\|\s*question\s*\|.*\|\s*points\s*\|\s*")
+
+
+def points_table(nb, points: dict[str, float], name: str) -> None:
+    """Fill the points column of a master's table of questions (a Markdown table whose header row starts with
+    ``question`` and ends with ``points``; each row names its questions in backquotes: ``2 + 2`` for two) from the
+    questions' configs, in an nbformat node. Every question needs a row; a row naming no question of the master
+    stops the build."""
+    seen = []
+    for cell in nb.cells:
+        lines = cell.source.split("\n") if cell.cell_type == "markdown" else []
+        for header in [i for i, line in enumerate(lines) if POINTS_HEADER.fullmatch(line)]:
+            for i in range(header + 2, len(lines)):
+                if not lines[i].startswith("|"):
+                    break
+                row = lines[i].rstrip().rstrip("|").split("|")
+                questions = re.findall(r"`(\w+)`", row[1])
+                if not questions or set(questions) - set(points):
+                    raise SystemExit(f"{name}: the points table's row {row[1].strip()} names no question of the master "
+                                     f"({', '.join(points)})")
+                seen += questions
+                row[-1] = " " + " + ".join(f"{points[q]:g}" for q in questions) + " "
+                lines[i] = "|".join(row) + "|"
+        if lines:
+            cell.source = "\n".join(lines)
+    missing = [q for q in points if q not in seen]
+    if seen and missing:
+        raise SystemExit(f"{name}: the points table has no row for question {missing[0]} (the table in the first cells)")
+
+
 RUN_AUTOGRADER = """\
 #!/usr/bin/env bash
 # The course's trusted grader (the grader package): the submission runs as the unprivileged user `sandbox`
@@ -342,10 +754,43 @@ chmod 711 /root
 """
 
 
-def make_autograder(source: Path, target: Path, unit: Path) -> None:
-    """Gradescope zip from Otter's: same environment and tests, but graded by the course's trusted grader
-    (the ``grader/`` package) instead of Otter's in-kernel runner, with the unit's checks module and
-    stand-ins (``unit/``), and a setup script that creates the sandbox user."""
+# Lines of Otter 7's setup.sh that install what the course never uses (the build stops if one is no longer there:
+# a new Otter's setup.sh must be read again): R's build libraries; LaTeX and pandoc for PDFs (every master sets
+# pdf: false and the course's grader makes none; jq only tests for them); Jupyter kernels of conda environments
+# and Playwright's Chromium (Otter's kernel and PDF export: the course's grader runs cells in-process).
+SETUP_DROPPED = [
+    (r"apt-get install -y wget jq build-essential libcurl4-gnutls-dev libxml2-dev libssl-dev libgit2-dev\n",
+     "apt-get install -y wget build-essential\n"),
+    (r"\n# install PDF generation dependencies if enabled\nif cat [^\n]*jq[^\n]*; then\n(?:[^\n]*\n)*?fi\n", ""),
+    (r"mamba install -n otter-env -c conda-forge nb_conda_kernels\n", ""),
+    (r"mamba run -n otter-env bash -c \"playwright install-deps && playwright install chromium\"\n", ""),
+]
+
+
+def setup_script(otter_setup: str) -> str:
+    """setup.sh of the Gradescope zip: Otter's without what the course never uses (SETUP_DROPPED), then the sandbox."""
+    for pattern, replacement in SETUP_DROPPED:
+        otter_setup, n = re.subn(pattern, replacement, otter_setup)
+        if n != 1:
+            raise SystemExit(f"Otter's setup.sh no longer has {pattern!r}: read the new one and update tools/course.py SETUP_DROPPED")
+    return otter_setup.rstrip("\n") + "\n" + SETUP_SANDBOX
+
+
+def environment_file(otter_env: str, requirements: str) -> str:
+    """environment.yml of the Gradescope zip: Otter's (conda-forge, its Python), with the lock file as its whole pip
+    list (Otter's own line, otter-grader[grading,plugins], adds a second otter-grader and extras the grader never
+    uses: Google Sheets plugins, PDF and kernel packages)."""
+    env = yaml.safe_load(otter_env)
+    pip = next(d for d in env["dependencies"] if isinstance(d, dict) and "pip" in d)
+    pip["pip"] = requirements.splitlines()
+    return yaml.safe_dump(env, sort_keys=False)
+
+
+def make_autograder(source: Path, target: Path, unit: Path, requirements: str) -> None:
+    """Gradescope zip from Otter's: same tests, but graded by the course's trusted grader (the ``grader/`` package)
+    instead of Otter's in-kernel runner, with the unit's checks module and stand-ins (``unit/``), the lock file as
+    its pip list (:func:`environment_file`), and a setup script that installs only what the grader uses and creates
+    the sandbox user (:func:`setup_script`)."""
     with zipfile.ZipFile(source) as src, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
         for item in src.infolist():
             data = src.read(item)
@@ -356,7 +801,9 @@ def make_autograder(source: Path, target: Path, unit: Path) -> None:
             elif item.filename == "run_autograder":
                 data = RUN_AUTOGRADER.encode()
             elif item.filename == "setup.sh":
-                data = data.rstrip(b"\n") + b"\n" + SETUP_SANDBOX.encode()
+                data = setup_script(data.decode()).encode()
+            elif item.filename == "environment.yml":
+                data = environment_file(data.decode(), requirements).encode()
             dst.writestr(item, data)
         for f in sorted((ROOT / "grader").glob("*.py")):
             dst.write(f, f"grader/{f.name}")
@@ -364,19 +811,22 @@ def make_autograder(source: Path, target: Path, unit: Path) -> None:
             dst.write(unit / f, f"unit/{f}")
 
 
-def assign(master: Path, dist: Path, release: Path, config: dict) -> Built:
+def assign(master: Path, dist: Path, release: Path, config: dict, requirements: str | None = None) -> Built:
     """Run Otter Assign on ``master`` in a staging folder (Otter only copies files from beside the
     master), write ``dist/NAME/`` and ``dist/NAME-autograder.zip``, and replace ``release/NAME/``
-    with the student folder."""
+    with the student folder. The master's points are checked first (:func:`question_points`) and its points
+    table filled in (:func:`points_table`); the zip installs ``requirements`` (default: :func:`locked_requirements`)."""
+    requirements = requirements or locked_requirements()
     name = master.stem
     out = dist / name
     with tempfile.TemporaryDirectory(prefix=f"assign-{name}-") as tmp:
         stage = Path(tmp)
         staged = nbformat.read(master, as_version=4)
+        points_table(staged, question_points(master), name)
         resolve_standins(staged, master.parent)
         nbformat.write(staged, stage / master.name)
         helper_package(stage / PACKAGE, name)
-        (stage / "requirements.txt").write_text(autograder_requirements())
+        (stage / "requirements.txt").write_text(requirements)
         proc = subprocess.run([sys.executable, "-m", "otter", "assign", master.name, "out"],
                               cwd=stage, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -390,7 +840,7 @@ def assign(master: Path, dist: Path, release: Path, config: dict) -> Built:
         shutil.copytree(stage / "out", out, ignore=shutil.ignore_patterns("__pycache__"))
     (zip_path,) = (out / "autograder").glob(f"{name}-autograder_*.zip")
     final_zip = dist / f"{name}-autograder.zip"
-    make_autograder(zip_path, final_zip, master.parent)
+    make_autograder(zip_path, final_zip, master.parent, requirements)
     zip_path.unlink()
     target = release / name
     shutil.rmtree(target, ignore_errors=True)
@@ -417,24 +867,42 @@ def check_build(built: Built) -> tuple[list[str], list[str]]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", nargs="*", help="build only these notebooks (e.g. 01_rnn_lstm)")
-    parser.add_argument("--no-grade", action="store_true", help="build without grading")
+    parser.add_argument("--only", nargs="+", metavar="NN_topic", choices=unit_names(),
+                        help="build only these notebooks (e.g. 01_rnn_lstm); dist/public/ still holds every published one")
+    parser.add_argument("--no-grade", action="store_true", help="build without grading the solutions and unsolved notebooks")
+    parser.add_argument("--out", type=Path, default=ROOT, metavar="DIR",
+                        help="write notebooks/ and dist/ under DIR instead of this repository (DIR/notebooks/ starts as a "
+                             "copy of the committed release)")
+    parser.add_argument("--publish", type=Path, metavar="CLONE",
+                        help="build nothing: write the public release (from notebooks/ and course.yml) into CLONE, a git clone "
+                             "of the public repository, and show what changed (make publish PUBLIC=CLONE)")
     args = parser.parse_args(argv)
 
-    masters = [master_path(n) for n in unit_names() if not args.only or n in args.only]
     config = load_config()
+    if args.publish:
+        publish_to_clone(args.publish, config)
+        return 0
+    out = args.out.resolve()
+    release, dist = out / "notebooks", out / "dist"
+    if out != ROOT and not release.exists():
+        shutil.copytree(ROOT / "notebooks", release)
+    refuse_unsafe(release_of(release, config), dist / "public")  # at once, not after a long build; publish checks again
+    dist.mkdir(parents=True, exist_ok=True)
+    requirements = locked_requirements()
+    (dist / "requirements-lock.txt").write_text(requirements)
     rows, problems = [], []
-    for master in masters:
+    for name in args.only or unit_names():
         start = time.perf_counter()
-        built = assign(master, ROOT / "dist", ROOT / "notebooks", config)
-        print(f"built {built.name} in {time.perf_counter() - start:.1f} s -> {built.student_dir.relative_to(ROOT)}, "
-              f"{built.autograder_zip.relative_to(ROOT)}", flush=True)
+        built = assign(master_path(name), dist, release, config, requirements)
+        print(f"built {built.name} in {time.perf_counter() - start:.1f} s -> {built.student_dir}, {built.autograder_zip}", flush=True)
         if not args.no_grade:
             row, found = check_build(built)
             rows.append(row)
             problems += found
-    publish(ROOT / "notebooks", ROOT / "dist" / "public", config)
-    print(f"wrote dist/public/ (notebooks up to {config['published']}): push it to", config["repository"])
+    plan = publish(release, dist / "public", config)
+    print(describe(plan, f"{dist / 'public'}/"))
+    print(f"The zips install {dist / 'requirements-lock.txt'} (the versions this build used). To publish: "
+          f"make publish PUBLIC=path/to/a/clone/of/{config['repository'].rstrip('/').rsplit('/', 1)[-1]}")
     if rows:
         header = ["notebook", "solution", "unsolved", "seconds per grading (solution / unsolved)", "peak MB"]
         widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]

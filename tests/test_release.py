@@ -1,0 +1,197 @@
+"""Releasing the course safely: what course.yml publishes by default, answers that are not released, publishing into a
+clone of the public repository without losing its history, points checked with the question named, and the
+Gradescope image pinned to the versions the build used. Each test builds at most notebook 01, without grading."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+import zipfile
+from importlib import metadata
+
+import nbformat
+import pytest
+import yaml
+
+import course
+from conftest import ROOT
+
+NOTEBOOKS = course.unit_names()
+GIT = ["git", "-c", "user.name=Instructor", "-c", "user.email=instructor@example.org", "-c", "init.defaultBranch=main"]
+
+
+def _config(**settings) -> dict:
+    return {**course.load_config(), **settings}
+
+
+def _git(repo, *args) -> str:
+    return subprocess.run([*GIT, "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
+
+
+def _clone(path):
+    """A stand-in for a clone of the public repository: one commit holding an old README and a file the release
+    no longer has."""
+    path.mkdir()
+    _git(path, "init", "-q")
+    (path / "README.md").write_text("old\n")
+    (path / "gone.txt").write_text("removed by the next release\n")
+    _git(path, "add", "--all")
+    _git(path, "commit", "-qm", "first release")
+    return path
+
+
+def test_course_yml_publishes_notebook_01_and_no_answer(tmp_path):
+    config = course.load_config()
+    assert config["published"] == NOTEBOOKS[0] and config["answers_released"] is None
+    course.publish(ROOT / "notebooks", tmp_path / "public", config)
+    assert sorted(p.name for p in (tmp_path / "public" / "notebooks").iterdir()) == [NOTEBOOKS[0]]
+    modules = sorted((tmp_path / "public" / "seqcourse").glob("*.py"))
+    assert modules and not [m.name for m in modules if course.answers_of(m)], "a module that answers an exercise shipped"
+    found = [f for p in (tmp_path / "public").rglob("*") if p.suffix in (".py", ".ipynb")
+             for f in course.answers_in(course.notebook_code(p), NOTEBOOKS)]
+    assert not found, found
+    subprocess.run([sys.executable, "-c", "import seqcourse"], cwd=tmp_path / "public", check=True)
+
+
+def test_course_yml_names_notebooks_and_releases_no_answers_of_an_unpublished_one(tmp_path):
+    for text, message in [("answers_released: 05_subwords\npublished: 04_transformer\n", "newer than published"),
+                          ("answers_released: 3\n", "answers_released must name a notebook"),
+                          ("published: 09_nothing\n", "published must name a notebook")]:
+        (tmp_path / "course.yml").write_text("repository: https://github.com/org/course\ncolab_pip: []\n" + text)
+        with pytest.raises(SystemExit, match=message):
+            course.load_config(tmp_path / "course.yml")
+
+
+def test_an_unreleased_answer_stops_the_build_before_anything_is_built(tmp_path, monkeypatch, capsys):
+    config = _config(published="04_transformer", answers_released="02_seq2seq")
+    with pytest.raises(SystemExit) as refused:
+        course.publish(ROOT / "notebooks", tmp_path / "public", config)
+    message = str(refused.value)
+    assert "\n" not in message and not (tmp_path / "public").exists()
+    for part in ("04_transformer holds", "03_attention's answers to q6_length_penalty, q7_beam_search as given code",
+                 "answers_released: 03_attention in course.yml", "keep published: 03_attention", "Nothing was written"):
+        assert part in message, message
+    # make course refuses at once: no Otter run, no zip
+    monkeypatch.setattr(course, "load_config", lambda: config)
+    with pytest.raises(SystemExit, match="q7_beam_search"):
+        course.main(["--only", "04_transformer", "--no-grade", "--out", str(tmp_path / "trial")])
+    assert not list((tmp_path / "trial").rglob("*.zip"))
+
+
+def test_a_helper_module_ships_only_once_its_answers_are_released(tmp_path):
+    """02's answers in seqcourse/search.py: notebook 03 imports it, so 03 waits for them."""
+    with pytest.raises(SystemExit, match=r"03_attention holds .*it imports seqcourse/search\.py \(02_seq2seq's answers\)"):
+        course.publish(ROOT / "notebooks", tmp_path / "public", _config(published="03_attention"))
+    plan = course.publish(ROOT / "notebooks", tmp_path / "public", _config(published="03_attention", answers_released="02_seq2seq"))
+    assert (tmp_path / "public" / "seqcourse" / "search.py").is_file() and plan.withheld == ["gpt.py"]
+
+
+def test_notebook_07_is_published_while_06s_extensions_run_without_06s_answers(tmp_path):
+    plan = course.publish(ROOT / "notebooks", tmp_path / "public", _config(published="07_bert_cola", answers_released="05_subwords"))
+    assert plan.notebooks == NOTEBOOKS[:7] and not (tmp_path / "public" / "seqcourse" / "gpt.py").exists()
+    shown = course.describe(plan, "dist/public/")
+    assert "withheld until answers_released reaches their notebook: gpt.py (06_gpt)" in shown
+    assert "07_bert_cola uses 03_attention's answers (q3_masked_softmax) as given code" in shown
+    with pytest.raises(SystemExit, match=r"08_modern_decoder holds it imports seqcourse/gpt\.py \(06_gpt's answers\)"):
+        course.publish(ROOT / "notebooks", tmp_path / "p8", _config(published="08_modern_decoder", answers_released="05_subwords"))
+
+
+def test_a_build_keeps_the_git_history_of_the_public_folder(tmp_path):
+    public = _clone(tmp_path / "public")
+    course.publish(ROOT / "notebooks", public, _config())
+    assert _git(public, "log", "--format=%s") == "first release\n", "the build lost the public folder's history"
+    assert not (public / "gone.txt").exists() and (public / "notebooks" / NOTEBOOKS[0]).is_dir()
+    assert " D gone.txt" in _git(public, "status", "--porcelain")
+
+
+def test_make_publish_syncs_a_clone_shows_the_diff_and_pushes_nothing(tmp_path, capsys):
+    clone = _clone(tmp_path / "clone")
+    head = _git(clone, "rev-parse", "HEAD")
+    course.publish_to_clone(clone, _config())
+    shown = capsys.readouterr().out
+    assert _git(clone, "rev-parse", "HEAD") == head and not _git(clone, "diff", "--cached", "--name-only"), "nothing is committed or staged"
+    assert " D gone.txt" in shown and " M README.md" in shown and "?? notebooks/" in shown and "2 files changed" in shown
+    assert f"git -C {clone} push" in shown and "Nothing is committed or pushed" in shown
+    assert (clone / "notebooks" / NOTEBOOKS[0] / f"{NOTEBOOKS[0]}.ipynb").is_file()
+    with pytest.raises(SystemExit, match="stash"):  # uncommitted work in the clone is never overwritten
+        course.publish_to_clone(clone, _config())
+    _git(clone, "add", "--all")
+    _git(clone, "commit", "-qm", "release 01")
+    course.publish_to_clone(clone, _config())  # nothing new: no change
+    assert "no changes" in capsys.readouterr().out
+
+
+def test_make_publish_refuses_a_folder_that_is_not_a_clone_or_is_this_repository(tmp_path):
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(SystemExit, match="not the top folder of a git clone"):
+        course.publish_to_clone(tmp_path / "plain", _config())
+    with pytest.raises(SystemExit, match="development repository"):
+        course.publish_to_clone(ROOT, _config())
+    copy = _clone(tmp_path / "copy")
+    (copy / "units").mkdir()
+    with pytest.raises(SystemExit, match="development repository"):
+        course.publish_to_clone(copy, _config())
+
+
+def _master_with(tmp_path, name: str, edit) -> Path:
+    """A copy of a master (same file name) with ``edit(cell source) -> source`` applied to every cell."""
+    nb = nbformat.read(course.master_path(name), as_version=4)
+    for cell in nb.cells:
+        cell.source = edit(cell.source)
+    path = tmp_path / name / f"{name}.ipynb"
+    path.parent.mkdir(exist_ok=True)
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.mark.parametrize("name, old, new, message", [
+    ("01_rnn_lstm", "name: q1_rnn_cell\npoints: 2", "name: q1_rnn_cell\npoints: 1.5",
+     "01_rnn_lstm: question q1_rnn_cell: its checks state 1.8 points (hidden checks 1.8), more than the question's 1.5"),
+    ("01_rnn_lstm", "hidden: true\npoints: 0.5\n\"\"\" # END TEST CONFIG\nchecks.q1_rnn_cell_1", "hidden: true\n\"\"\" # END TEST CONFIG\nchecks.q1_rnn_cell_1",
+     "01_rnn_lstm: question q1_rnn_cell: its check 5 is hidden and states no points"),
+    ("01_rnn_lstm", "name: q2_rnn\npoints: 2", "name: q2_rnn\npoints: two", "01_rnn_lstm: question q2_rnn: points must be a positive number"),
+    ("02_seq2seq", "name: q1_encoder\npoints: 2", "name: q1_encoder\npoints: 3",
+     "02_seq2seq: question q1_encoder: its checks add up to 2 points, not the question's 3"),
+])
+def test_invalid_points_stop_the_build_with_one_line_naming_the_question(tmp_path, name, old, new, message):
+    master = _master_with(tmp_path, name, lambda source: source.replace(old, new))
+    with pytest.raises(SystemExit) as stopped:
+        course.assign(master, tmp_path / "dist", tmp_path / "notebooks", _config())
+    assert str(stopped.value).startswith(message) and "\n" not in str(stopped.value), stopped.value
+    assert not (tmp_path / "dist").exists(), "Otter ran"
+
+
+def test_points_table_is_written_from_the_question_configs(tmp_path):
+    for name in NOTEBOOKS:  # the committed student notebooks show each question's configured points
+        nb = nbformat.read(ROOT / "notebooks" / name / f"{name}.ipynb", as_version=4)
+        points = course.question_points(course.master_path(name))
+        rows = [line for c in nb.cells if c.cell_type == "markdown" and course.POINTS_HEADER.search(c.source)
+                for line in c.source.split("\n") if line.startswith("| `")]
+        assert rows, f"{name}: no points table"
+        for row in rows:
+            cells = row.strip("|").split("|")
+            assert cells[-1].strip() == " + ".join(f"{points[q]:g}" for q in __import__("re").findall(r"`(\w+)`", cells[0]))
+    master = _master_with(tmp_path, "01_rnn_lstm", lambda s: s.replace("name: q1_rnn_cell\npoints: 2", "name: q1_rnn_cell\npoints: 3"))
+    nb = nbformat.read(master, as_version=4)
+    course.points_table(nb, course.question_points(master), "01_rnn_lstm")
+    assert "| `q1_rnn_cell` | one step of an Elman RNN | 3 |" in nb.cells[1].source
+    nb.cells[1].source = nb.cells[1].source.replace("| `q2_rnn` |", "| `q2_rnm` |")
+    with pytest.raises(SystemExit, match="01_rnn_lstm: the points table's row `q2_rnm` names no question"):
+        course.points_table(nb, course.question_points(master), "01_rnn_lstm")
+
+
+def test_the_zip_installs_the_lock_file_and_nothing_the_grader_never_uses(course_build):
+    lock = course.locked_requirements()
+    with zipfile.ZipFile(course_build[NOTEBOOKS[0]].autograder_zip) as z:
+        env, setup = yaml.safe_load(z.read("environment.yml")), z.read("setup.sh").decode()
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    assert pip == lock.splitlines() and pip[0] == course.CPU_TORCH_INDEX
+    pins = dict(line.split("==") for line in pip[1:])
+    assert all(v == metadata.version(k).split("+")[0] for k, v in pins.items()), "a pin is not the version this build used"
+    for package in ("torch", "numpy", "spacy", "datasets", "sacrebleu", "tokenizers", "otter-grader", "matplotlib"):
+        assert package in pins, package
+    assert sum(line.startswith("otter-grader") for line in pip) == 1
+    for unused in ("libgit2-dev", "texlive", "pandoc", "playwright", "nb_conda_kernels", "jq"):
+        assert unused not in setup, unused
+    assert "mamba env create -f /autograder/source/environment.yml" in setup and "useradd" in setup
