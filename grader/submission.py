@@ -4,8 +4,7 @@ and choosing which file of a submission to grade.
 Which file: of several notebooks from one student (Gradescope: everything uploaded at once; ``make grade``: files
 in one folder whose names differ only by an export time, a browser's `` (1)`` or Colab's ``Copy of``), the
 newest is graded: by the time ``grader.export()`` writes into the zip's name (``NAME_2025_03_01T17_05_09_123456.zip``,
-Otter 7's ``%Y_%m_%dT%H_%M_%S_%f``; for a renamed zip, the original name Otter stores inside it), else by the
-file's modification time. :func:`choice_note` says which file was graded and which were not.
+Otter 7's ``%Y_%m_%dT%H_%M_%S_%f``), else by the file's modification time. :func:`choice_note` says which file was graded and which were not.
 
 Which notebook: its ``metadata.otter.assignment_name``. A notebook without one (a Colab download may drop it)
 is recognised by its cells: the Otter cell ``otter.Notebook("NAME.ipynb")``, else its ``grader.check("q...")``
@@ -60,22 +59,14 @@ def skipped(path: Path, root: Path) -> bool:
 
 
 def export_time(path: Path) -> tuple[dt.datetime, str]:
-    """When a submitted file was made, and how that is known: the export time in its name (or, for a zip, in the
-    name Otter stored inside it), else the file's modification time."""
-    names = [path.name]
-    if path.suffix == ".zip":
+    """When a submitted file was made, and how that is known: the export time in its name, else the file's
+    modification time. (Only the name is read: choosing a file never opens one.)"""
+    m = EXPORT_TIME.search(path.name)
+    if m:
         try:
-            with zipfile.ZipFile(path) as z:
-                names.append(z.read("__zip_filename__")[:200].decode("utf-8", "replace"))
-        except (zipfile.BadZipFile, KeyError, OSError, RuntimeError, NotImplementedError, EOFError, ValueError):
+            return dt.datetime(*map(int, m.groups())), "exported"
+        except ValueError:  # 2025_13_45...: not a time
             pass
-    for name in names:
-        m = EXPORT_TIME.search(name)
-        if m:
-            try:
-                return dt.datetime(*map(int, m.groups())), "exported"
-            except ValueError:  # 2025_13_45...: not a time
-                continue
     return dt.datetime.fromtimestamp(path.stat().st_mtime), "file time"
 
 
@@ -109,7 +100,7 @@ def student_key(path: Path) -> tuple[Path, str]:
 
 # -- reading one notebook ---------------------------------------------------------------------------------
 def _read_notebook_bytes(path: Path) -> bytes:
-    if path.suffix != ".zip":
+    if path.suffix.lower() != ".zip":
         if path.stat().st_size > MAX_NOTEBOOK:
             raise ValueError(f"the notebook is larger than {MAX_NOTEBOOK // 2**20} MB")
         return path.read_bytes()

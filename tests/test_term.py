@@ -174,15 +174,15 @@ def test_an_earlier_grading_is_never_replaced_silently(term, tmp_path):
 
 
 # -- without a sandbox ---------------------------------------------------------------------------------------
-def test_newest_by_export_time_then_by_the_name_inside_a_renamed_zip_then_by_file_time(tmp_path):
+def test_newest_by_the_export_time_in_the_name_then_by_file_time(tmp_path):
     nb = ROOT / "notebooks" / NB / f"{NB}.ipynb"
     _export(tmp_path / NEW, nb)
-    (tmp_path / NEW).rename(tmp_path / "renamed.zip")  # the export time is still inside it
     _export(tmp_path / OLD, nb)
     shutil.copy(nb, tmp_path / "a.ipynb")
     os.utime(tmp_path / "a.ipynb", (1e9, 1e9))  # 2001
-    ordered = submission.newest_first([tmp_path / "a.ipynb", tmp_path / OLD, tmp_path / "renamed.zip"])
-    assert [(p.name, how) for p, _, how in ordered] == [("renamed.zip", "exported"), (OLD, "exported"), ("a.ipynb", "file time")]
+    os.utime(tmp_path / NEW, (1e9, 1e9))  # the name counts, not the file's time
+    ordered = submission.newest_first([tmp_path / "a.ipynb", tmp_path / OLD, tmp_path / NEW])
+    assert [(p.name, how) for p, _, how in ordered] == [(NEW, "exported"), (OLD, "exported"), ("a.ipynb", "file time")]
     os.utime(tmp_path / "a.ipynb")  # now: newer than both exports
     assert submission.newest_first([tmp_path / OLD, tmp_path / "a.ipynb"])[0][0].name == "a.ipynb"
     assert submission.choice_note(submission.newest_first([tmp_path / OLD]), tmp_path) == ""
