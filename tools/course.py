@@ -168,6 +168,20 @@ def add_colab_cells(student_nb: Path, config: dict) -> None:
     nbformat.write(nb, student_nb)
 
 
+OTTER_INIT = re.compile(r"""^grader = (otter\.Notebook\(["'][^"'\n]+["']\))$""", re.M)
+
+
+def short_check_messages(student_nb: Path) -> None:
+    """Otter's init cell of a student notebook with the course's short check messages (seqcourse/checking.py):
+    ``grader = short_messages(otter.Notebook("NAME.ipynb"))``, so that ``grader.check`` prints one short message
+    per failing check instead of Otter's doctest transcript (the grader identifies a notebook by the
+    ``otter.Notebook("NAME.ipynb")`` it keeps)."""
+    nb = nbformat.read(student_nb, as_version=4)
+    (cell,) = [c for c in nb.cells if c.cell_type == "code" and OTTER_INIT.search(c.source)]
+    cell.source = OTTER_INIT.sub(r"from seqcourse.checking import short_messages\ngrader = short_messages(\1)", cell.source)
+    nbformat.write(nb, student_nb)
+
+
 def answers_of(module: Path) -> str | None:
     """The notebook whose exercises a module of the helper package answers (``ANSWERS = "NN_topic"`` in it), or None."""
     for node in ast.parse(module.read_text()).body:
@@ -832,6 +846,7 @@ def assign(master: Path, dist: Path, release: Path, config: dict, requirements: 
         if proc.returncode != 0:
             raise RuntimeError(f"otter assign failed for {master}:\n{proc.stdout}\n{proc.stderr}")
         add_colab_cells(stage / "out" / "student" / master.name, config)
+        short_check_messages(stage / "out" / "student" / master.name)
         for test_file in (stage / "out" / "student" / "tests").glob("*.py"):
             test_file.write_text(first_failure_tests(test_file.read_text()))
         for nb in (stage / "out").glob("*/*.ipynb"):
