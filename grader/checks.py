@@ -37,8 +37,10 @@ from otter.test_files import OKTestFile
 
 from seqcourse.testing import standin_definitions, standin_requires
 
+from . import limits
 from .remote import RemoteError, SandboxError
 from .sandbox import Sandbox
+from .submission import CHECK
 
 PROTECTED = {"torch": torch, "nn": torch.nn, "F": torch.nn.functional, "math": math}
 
@@ -65,6 +67,7 @@ class CaseResult:
     passed: bool
     message: str = ""
     rule_broken: bool = False
+    stopped: bool = False  # the student's code ran past its time limit (or the grading stopped)
 
 
 class RuleBroken(AssertionError):
@@ -75,6 +78,7 @@ class RuleBroken(AssertionError):
 class QuestionResult:
     question: Question
     results: list[CaseResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # cells before its check that were stopped (when it lost points)
 
     @property
     def score(self) -> float:
@@ -254,7 +258,9 @@ def _environment(sb: Sandbox, names: dict, cells: list[str], unit: Unit | None) 
 def _message(e: BaseException, case: Case) -> str:
     if isinstance(e, SandboxError):
         return f"grading stopped: {e}"
-    if isinstance(e, RemoteError):
+    if isinstance(e, RemoteError) and e.kind == "TimeLimit":
+        text = f"your code was {e.message}, the longest one call may run (an endless loop?)" + (f" ({e.where})" if e.where else "")
+    elif isinstance(e, RemoteError):
         text = f"your code raised {e}"
     elif isinstance(e, AssertionError):
         text = str(e) or "a check failed"
@@ -278,7 +284,8 @@ def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0) -> CaseResult:
     except RuleBroken as e:
         return CaseResult(case, False, f"{e}\nThis breaks a rule the question states: the question earns 0.", rule_broken=True)
     except Exception as e:  # noqa: BLE001 - any failure of a case is that case's result
-        return CaseResult(case, False, _message(e, case))
+        stopped = isinstance(e, SandboxError) or isinstance(e, RemoteError) and e.kind == "TimeLimit"
+        return CaseResult(case, False, _message(e, case), stopped=stopped)
     return CaseResult(case, True)
 
 
@@ -291,28 +298,77 @@ def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str],
         if enough is not None and enough(result.results):
             break
         if sb.stopped:
-            result.results.append(CaseResult(case, False, f"grading stopped: {sb.stopped}"))
+            result.results.append(CaseResult(case, False, f"grading stopped: {sb.stopped}", stopped=True))
+            continue
+        if any(r.stopped for r in result.results):  # the same code would most likely be stopped again
+            result.results.append(CaseResult(case, False, "not run: an earlier check of this question was stopped"))
             continue
         result.results.append(run_case(sb, case, _environment(sb, names, cells, unit)))
     return result
 
 
-def grade(sb: Sandbox, cells: list[str], questions: list[Question], unit: Unit) -> tuple[list[QuestionResult], list]:
-    """Run the notebook's cells in the sandbox, then every question's checks. Returns the results and
-    the (cell, error) pairs of cells that raised."""
+def cell_places(cells: list[str]) -> list[str | None]:
+    """The question each cell belongs to: that of the first ``grader.check("...")`` at or after it (None after the
+    last one). In Otter's student notebook each autograded question ends with that call, so a question's cells
+    are those after the previous question's check, up to its own."""
+    places: list[str | None] = [None] * len(cells)
+    following = None
+    for i in reversed(range(len(cells))):
+        found = CHECK.search(cells[i])
+        following = found.group(1) if found else following
+        places[i] = following
+    return places
+
+
+def stopped_notes(cells: list[str], stopped: dict[int, str]) -> dict[int, str]:
+    """{cell index: what a student reads about that stopped (or skipped) cell}: its first line, its question, why."""
+    places, notes = cell_places(cells), {}
+    for i, why in sorted(stopped.items()):
+        first = next((line.strip() for line in cells[i].splitlines() if line.strip()), "")
+        first = first if len(first) <= 60 else first[:57] + "..."
+        where = f"in {places[i]}, before its check" if places[i] else "after the last question's check"
+        hint = "; tag training and other slow cells otter_ignore" if "stopped after" in why else ""
+        notes[i] = f'cell "{first}" ({where}): {why}{hint}'
+    return notes
+
+
+def grade(sb: Sandbox, cells: list[str], questions: list[Question], unit: Unit,
+          until: float | None = None) -> tuple[list[QuestionResult], list]:
+    """Run the notebook's cells in the sandbox (none past ``until``, see :meth:`Sandbox.run`), then every question's
+    checks. Returns the results and the (cell, error) pairs of cells that raised; ``sb.stopped_cells`` holds the
+    cells that were stopped. A cell that ran too long costs only the questions whose checks need what it defines;
+    a question that lost points while a cell before its check was stopped says so. When a check killed the
+    notebook's process, the next question gets a new one (the same cells run again)."""
     try:
-        errors = sb.run(cells)
+        errors = sb.run(cells, until=until)
         names = sb.names()
     except (SandboxError, RemoteError) as e:
         errors, names = [(-1, str(e))], {}
         sb.stopped = sb.stopped or str(e)
-    return [run_question(sb, q, names, cells, unit) for q in questions], errors
+    notes = stopped_notes(cells, sb.stopped_cells)
+    checked_at = {}
+    for i, source in enumerate(cells):
+        for name in CHECK.findall(source):
+            checked_at.setdefault(name, i)
+    results = []
+    for q in questions:
+        if sb.stopped and names and sb.seconds < sb.timeout and sb.restarts < limits.MAX_RESTARTS:
+            try:
+                sb.restart()
+                names = sb.names()
+            except (SandboxError, RemoteError):
+                pass
+        result = run_question(sb, q, names, cells, unit)
+        if result.score < q.points:
+            result.notes = [n for i, n in notes.items() if i < checked_at.get(q.name, len(cells))]
+        results.append(result)
+    return results, errors
 
 
 def report(result: QuestionResult) -> str:
     """What a student reads about one question: each case passed or failed, with its hint; never the
     code or inputs of a check."""
-    lines = []
+    lines = [f"Note: {n}" for n in result.notes]
     for i, r in enumerate(result.results, 1):
         kind = "hidden" if r.case.hidden else "public"
         status = "passed" if r.passed else "failed"

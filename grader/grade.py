@@ -57,27 +57,38 @@ def question_points(source: Path) -> dict[str, float]:
 
 
 # -- one submission, in a worker process ----------------------------------------------------------------
-def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: float, threads: int) -> Graded:
-    """Run ``cells`` in a sandbox and every check of the autograder ``source`` (zip or folder) here."""
+def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: float, threads: int,
+                cell_timeout: float | None = None) -> Graded:
+    """Run ``cells`` in a sandbox and every check of the autograder ``source`` (zip or folder) here, all within
+    ``timeout`` s; no cell, and no call of a check into the notebook, may run more than ``cell_timeout`` s
+    (default SEQCOURSE_CELL_TIMEOUT, else :data:`limits.CELL_TIMEOUT_S`). Cells stop
+    :data:`limits.CHECKS_RESERVE_S` (at most a third of ``timeout``) before the end, leaving the checks their time."""
+    if cell_timeout is None:
+        cell_timeout = float(os.environ.get("SEQCOURSE_CELL_TIMEOUT", limits.CELL_TIMEOUT_S))
     graded = Graded("")
     questions, unit = checks.questions(source), checks.load_unit(source)
     with tempfile.TemporaryDirectory(prefix="public-") as tmp:
         package = checks.extract_package(source, Path(tmp))
         try:
-            with Sandbox({"seqcourse": package}, timeout=timeout, memory_mb=memory_mb, threads=threads) as sb:
-                results, errors = checks.grade(sb, cells, questions, unit)
+            with Sandbox({"seqcourse": package}, timeout=timeout, memory_mb=memory_mb, threads=threads,
+                         request_timeout=cell_timeout) as sb:
+                until = timeout - min(limits.CHECKS_RESERVE_S, timeout / 3)
+                results, errors = checks.grade(sb, cells, questions, unit, until=until)
                 graded.seconds, graded.peak_mb = sb.seconds, sb.peak / 2**20
-                stopped = sb.stopped
+                stopped, notes = sb.stopped, checks.stopped_notes(cells, sb.stopped_cells)
         except SandboxError as e:
             graded.error = f"the notebook could not be started: {e}"
             return graded
     graded.scores = {r.question.name: r.score for r in results}
     graded.cases = {r.question.name: [{"hidden": c.case.hidden, "points": c.case.points, "passed": c.passed,
                                        "message": c.message} for c in r.results] for r in results}
+    graded.notes = {r.question.name: r.notes for r in results if r.notes}
+    problems = list(notes.values())
     if stopped:
-        graded.error = stopped
-    elif errors:
-        graded.error = f"{len(errors)} cell(s) raised an error, e.g. {errors[0][1]}"
+        problems.append(stopped)
+    if errors:
+        problems.append(f"{len(errors)} cell(s) raised an error, e.g. {errors[0][1]}")
+    graded.error = "; ".join(problems)
     return graded
 
 

@@ -7,13 +7,18 @@ bytes, never pickle), checks what it gets, computes every reference itself and s
 
 Protocol: length-prefixed JSON frames on the process's original stdin (requests) and stdout (replies);
 before any student code runs, fd 0 is pointed at /dev/null and fd 1 at fd 2 (a log file the grader keeps
-for instructors), so prints cannot mix with replies.
+for instructors), so prints cannot mix with replies. A request's ``limit`` (seconds) arms SIGALRM: when it
+rings, :class:`TimeLimit` is raised in whatever code runs (a cell, or the student's function a check called).
+That is a courtesy to well-behaved code only; code that catches it or blocks in C is killed by the trusted
+side (grader/sandbox.py) a few seconds later.
 """
 
 from __future__ import annotations
 
 import builtins
+import contextlib
 import os
+import signal
 import sys
 import traceback
 import types
@@ -22,6 +27,27 @@ import wire  # beside this file in the sandbox (grader/sandbox.py copies both th
 
 # Objects handed to the trusted side by reference (modules, functions, instances): id -> object.
 OBJECTS: dict[int, object] = {}
+
+
+class TimeLimit(BaseException):
+    """Raised in the notebook's code when a request runs past its limit (not an Exception: ``except Exception``
+    in a student's loop does not swallow it)."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    def ring(signum, frame):
+        raise TimeLimit(f"stopped after {seconds:g} s")
+
+    if not seconds or seconds <= 0:
+        yield
+        return
+    signal.signal(signal.SIGALRM, ring)  # set again for every request: a cell may have replaced it
+    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def ref(obj) -> dict:
@@ -59,24 +85,25 @@ class Session:
         self.shell = InteractiveShell.instance()
         self.ns = self.shell.user_ns
 
-    def run(self, cells: list[str], reset: bool) -> dict:
-        """Execute cells in order like a notebook kernel (an error does not stop later cells)."""
+    def run(self, source: str, reset: bool) -> dict:
+        """Execute one cell like a notebook kernel: its error (or None), and whether its time limit stopped it."""
         if reset:
             self.shell.reset(new_session=False)
             self.ns = self.shell.user_ns
             OBJECTS.clear()
-        errors = []
-        for i, source in enumerate(cells):
+        try:
             result = self.shell.run_cell(source, store_history=False, silent=False)
-            err = result.error_in_exec or result.error_before_exec
-            if err is not None:
-                errors.append([i, f"{type(err).__name__}: {str(err)[:300]}"])
-        return {"errors": errors}
+        except TimeLimit:  # rang outside the cell's own code (IPython's machinery)
+            return {"error": None, "stopped": True}
+        err = result.error_in_exec or result.error_before_exec
+        if isinstance(err, TimeLimit):
+            return {"error": None, "stopped": True}
+        return {"error": None if err is None else f"{type(err).__name__}: {str(err)[:300]}", "stopped": False}
 
     def handle(self, req: dict):
         op = req["op"]
         if op == "run":
-            return self.run(list(req["cells"]), bool(req.get("reset")))
+            return self.run(str(req["source"]), bool(req.get("reset")))
         if op == "names":  # the notebook's globals that are not private: modules by name, the rest as values
             items = [(k, v) for k, v in list(self.ns.items()) if not k.startswith("_") and v is not getattr(builtins, k, None)
                      and k not in ("In", "Out", "exit", "quit", "get_ipython")]
@@ -145,7 +172,8 @@ def main() -> None:
         if req is None:
             return
         try:
-            reply = {"ok": session.handle(req)}
+            with time_limit(req.get("limit")):
+                reply = {"ok": session.handle(req)}
         except BaseException as e:  # noqa: BLE001 - every failure of student code is reported as data
             tb = traceback.extract_tb(e.__traceback__)
             where = next((f"in {f.name}, line {f.lineno} of its cell" for f in reversed(tb) if "ipython-input" in f.filename), "")

@@ -44,18 +44,33 @@ class Sandbox:
     working folder to local paths (files or folders) to copy in."""
 
     def __init__(self, files: dict[str, Path], *, timeout: float = limits.TIMEOUT_S, memory_mb: float = limits.MEMORY_MB,
-                 threads: int = 1, request_timeout: float = limits.REQUEST_TIMEOUT_S):
+                 threads: int = 1, request_timeout: float = limits.CELL_TIMEOUT_S):
         self.files, self.timeout, self.memory = files, timeout, memory_mb * 2**20
-        self.threads, self.request_timeout = threads, request_timeout
+        self.threads, self.request_timeout = threads, request_timeout  # the limit of one cell or one request
         self.mode = isolation.choose_mode()
         self.proc: subprocess.Popen | None = None
         self.peak = 0
         self.stopped: str = ""   # why the sandbox was stopped by us (time or memory)
+        self.ran: list[str] = []  # the cells run in this process's namespace, in order (what a restart runs again)
+        self.stopped_cells: dict[int, str] = {}  # index of a cell the last run() stopped or skipped -> why
+        self.restarts = 0
 
     # -- life cycle -------------------------------------------------------------------------------
     def __enter__(self) -> "Sandbox":
         self.dir = Path(tempfile.mkdtemp(prefix="sandbox-"))
         self.work = self.dir / "work"
+        runner = self.dir / "runner"
+        runner.mkdir()
+        for f in RUNNER_FILES:
+            shutil.copy(HERE / f, runner / f)
+        self.log = open(self.dir / "log.txt", "wb")
+        self.started = time.perf_counter()  # one budget for the whole grading, restarts included
+        self._start()
+        return self
+
+    def _start(self) -> None:
+        """Copy the files into an empty working folder and start the notebook's process there."""
+        shutil.rmtree(self.work, ignore_errors=True)
         self.work.mkdir()
         for name, src in self.files.items():
             target = self.work / name
@@ -64,28 +79,32 @@ class Sandbox:
                 shutil.copytree(src, target, ignore=shutil.ignore_patterns("__pycache__"))
             else:
                 shutil.copy(src, target)
-        runner = self.dir / "runner"
-        runner.mkdir()
-        for f in RUNNER_FILES:
-            shutil.copy(HERE / f, runner / f)
-        self.log = open(self.dir / "log.txt", "wb")
-        self.started = time.perf_counter()
-        self.proc = subprocess.Popen(isolation.command(self.mode, self.dir, self.work, runner), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self.log,
+        self.proc = subprocess.Popen(isolation.command(self.mode, self.dir, self.work, self.dir / "runner"),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
                                      env=isolation.environment(self.mode, self.work, self.threads), start_new_session=True,
                                      preexec_fn=isolation.drop_privileges if self.mode == "user" else None,
                                      cwd=self.work if self.mode == "user" else None)
-        self._watch = threading.Thread(target=self._watchdog, daemon=True)
-        self._watch.start()
+        threading.Thread(target=self._watchdog, args=(self.proc,), daemon=True).start()
         self._buffer = b""
         ready = self._receive(60)
         if ready != {"ok": "ready"}:
             raise SandboxError(f"the sandbox did not start: {self.log_tail()}")
-        return self
 
-    def _watchdog(self) -> None:
-        ps = psutil.Process(self.proc.pid)
-        while self.proc.poll() is None:
+    def restart(self) -> None:
+        """A new process for the notebook, after a cell or a check killed the last one: the cells that had run
+        in it (:attr:`ran`) run again, in order, each within its limit (they all ran within it before)."""
+        self._stop_process()
+        self.stopped = ""
+        self.restarts += 1
+        self._start()
+        ran, self.ran = self.ran, []
+        for source in ran:
+            if self._run_cell(source, self.request_timeout)["stopped"]:
+                raise SandboxError("a cell that had run within its limit did not when the notebook was run again")
+
+    def _watchdog(self, proc: subprocess.Popen) -> None:
+        ps = psutil.Process(proc.pid)
+        while proc.poll() is None:
             rss = 0
             try:
                 for p in [ps] + ps.children(recursive=True):
@@ -99,7 +118,7 @@ class Sandbox:
             if rss > self.memory:
                 self.kill(f"stopped at {self.memory / 2**20:g} MB of memory")
             elif time.perf_counter() - self.started > self.timeout:
-                self.kill(f"stopped after {self.timeout:g} s (an endless loop or a very slow cell?)")
+                self.kill(f"stopped after {self.timeout:g} s, the time one grading may take")
             time.sleep(0.1)
 
     def kill(self, reason: str = "") -> None:
@@ -123,7 +142,7 @@ class Sandbox:
         if self.mode == "user":
             isolation.kill_user_processes(isolation.sandbox_user().pw_uid)
 
-    def __exit__(self, *exc) -> None:
+    def _stop_process(self) -> None:
         self.kill()
         if self.proc is not None:
             self.proc.wait()
@@ -132,6 +151,9 @@ class Sandbox:
                     f.close()
                 except OSError:
                     pass
+
+    def __exit__(self, *exc) -> None:
+        self._stop_process()
         self.log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -145,12 +167,13 @@ class Sandbox:
         return data.decode("utf-8", "replace")
 
     # -- protocol ---------------------------------------------------------------------------------
-    def _read(self, n: int, deadline: float) -> bytes:
+    def _read(self, n: int, deadline: float, limit: float) -> bytes:
         fd = self.proc.stdout.fileno()
         while len(self._buffer) < n:
             left = deadline - time.perf_counter()
             if left <= 0:
-                self.kill(f"stopped: no answer from the notebook within {self.request_timeout:g} s")
+                self.kill(f"stopped after {limit:g} s (killed: it did not stop when interrupted)" if limit else
+                          "stopped: the notebook's process did not answer")
                 raise SandboxError(self.stopped)
             ready, _, _ = select.select([fd], [], [], min(left, 1.0))
             if ready:
@@ -162,25 +185,28 @@ class Sandbox:
         data, self._buffer = self._buffer[:n], self._buffer[n:]
         return data
 
-    def _receive(self, timeout: float):
+    def _receive(self, timeout: float, limit: float = 0):
         deadline = time.perf_counter() + timeout
-        (n,) = struct.unpack(">Q", self._read(8, deadline))
+        (n,) = struct.unpack(">Q", self._read(8, deadline, limit))
         if n > wire.MAX_FRAME:
             self.kill()
             raise SandboxError("the sandbox sent a message that is too large")
         try:
-            return wire.parse_frame(self._read(n, deadline))
+            return wire.parse_frame(self._read(n, deadline, limit))
         except wire.WireError as e:
             raise SandboxError(str(e)) from None
 
     def request(self, op: str, timeout: float | None = None, **fields):
+        """Send one request; the notebook's side interrupts it after ``timeout`` s (default: the limit of one
+        request), and if no answer comes :data:`limits.KILL_GRACE_S` later its process is killed."""
         if self.stopped:
             raise SandboxError(self.stopped)
+        limit = timeout or self.request_timeout
         try:
-            wire.write_frame(self.proc.stdin, {"op": op, **fields})
+            wire.write_frame(self.proc.stdin, {"op": op, "limit": limit, **fields})
         except (BrokenPipeError, OSError):
             raise SandboxError(self.stopped or "the notebook's process exited (does it call exit()?)") from None
-        reply = self._receive(timeout or self.request_timeout)
+        reply = self._receive(limit + limits.KILL_GRACE_S, limit)
         if type(reply) is not dict:
             raise SandboxError("the sandbox sent a malformed reply")
         if "error" in reply:
@@ -206,12 +232,48 @@ class Sandbox:
         return Remote(self, ident, type_name)
 
     # -- what checks use --------------------------------------------------------------------------
-    def run(self, cells: list[str], reset: bool = False) -> list[tuple[int, str]]:
-        """Execute notebook cells in order; returns (cell index, error) for the cells that raised."""
-        errors = self.request("run", cells=cells, reset=reset, timeout=max(1.0, self.timeout - self.seconds) + 10)  # the watchdog stops it first
-        if type(errors) is not dict or type(errors.get("errors")) is not list:
+    def _run_cell(self, source: str, limit: float, reset: bool = False) -> dict:
+        out = self.request("run", timeout=limit, source=source, reset=reset)
+        if type(out) is not dict or type(out.get("stopped")) is not bool or type(out.get("error")) not in (str, type(None)):
             raise SandboxError("the sandbox sent a malformed reply")
-        return [(e[0], str(e[1])[:300]) for e in errors["errors"] if type(e) is list and len(e) == 2 and type(e[0]) is int]
+        if not out["stopped"]:
+            self.ran.append(source)
+        return out
+
+    def run(self, cells: list[str], reset: bool = False, until: float | None = None) -> list[tuple[int, str]]:
+        """Execute notebook cells in order, each for at most ``request_timeout`` s; returns (cell index, error)
+        for the cells that raised. A cell that runs too long is interrupted; one that does not stop, runs out of
+        memory or ends the process is killed with it, and the notebook is started again with the cells that had
+        run (:meth:`restart`). Either way the next cell runs, and :attr:`stopped_cells` says which cells were
+        stopped and why. With ``until`` (seconds since the grading started), no cell runs past it: the cells
+        left are skipped. SandboxError when the grading's own budget is spent, or the notebook cannot be run again."""
+        if reset:
+            self.ran = []
+        self.stopped_cells = {}
+        errors = []
+        for i, source in enumerate(cells):
+            limit = self.request_timeout
+            if until is not None:
+                left = until - self.seconds
+                if left < 1:
+                    self.stopped_cells[i] = "not run: the time for running cells was used up"
+                    continue
+                limit = min(limit, left)
+            try:
+                out = self._run_cell(source, limit, reset=reset)
+            except SandboxError as e:
+                if self.seconds >= self.timeout or self.restarts >= limits.MAX_RESTARTS:
+                    raise
+                self.stopped_cells[i] = f"{e}; the notebook was run again without it"
+                self.restart()
+                continue
+            reset = False
+            if out["stopped"]:
+                self.stopped_cells[i] = f"stopped after {round(limit, 1):g} s" + (", the longest a cell may run" if limit == self.request_timeout
+                                                                         else ": the time for running cells was used up")
+            elif out["error"] is not None:
+                errors.append((i, out["error"][:300]))
+        return errors
 
     def names(self) -> dict:
         """The notebook's globals: data as values, modules it imported as this process's own copy (if

@@ -1,0 +1,154 @@
+"""Time limits of grading (grader/limits.py): a cell that runs too long costs only the questions that need it, the
+report names it, and a notebook that never stops is still graded within the budget.
+
+Notebook 01's reference solution, built with its real autograder zip, graded in worker processes as `make grade`
+and Gradescope do, with small limits (a cell may run 3 s) so that the file takes seconds, not minutes.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import nbformat
+import pytest
+
+from grader import checks, grade, limits
+
+NB = "01_rnn_lstm"
+CELL_S = 10      # SEQCOURSE_CELL_TIMEOUT in these tests
+BUDGET_S = 60    # one grading's budget (cells stop 20 s before its end)
+SMALL_BUDGET_S = 45
+ALL = {"q1_rnn_cell": 2, "q2_rnn": 2, "q3_lstm_cell": 3, "q4_lstm": 2, "q5_early_grad": 2, "q6_lm": 2, "q7_lm_loss": 2}
+SLOW = "for epoch in range(20):  # training, not tagged otter_ignore\n    time.sleep(1)\n"
+
+
+def _index(nb, text: str) -> int:
+    return next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and text in c.source)
+
+
+def _slow_cell_before_a_name_q3_needs(nb):
+    """After q2's check: a slow untagged cell that, had it finished, would define what the student's q3 uses."""
+    nb.cells.insert(_index(nb, 'grader.check("q2_rnn")') + 1, nbformat.v4.new_code_cell(SLOW + "SIGMA = torch.sigmoid"))
+    cell = nb.cells[_index(nb, "class LSTMCell")]
+    assert "torch.sigmoid(" in cell.source
+    cell.source = cell.source.replace("torch.sigmoid(", "SIGMA(")
+
+
+def _endless_loops_in_answers(nb):
+    """q7: an endless loop in lm_loss (runs when a check calls it); q5: one at the top of its cell."""
+    cell = nb.cells[_index(nb, "def lm_loss")]
+    head, sep, tail = cell.source.partition("def lm_loss(")
+    signature, body = tail.split(":\n", 1)
+    cell.source = head + sep + signature + ":\n    while True:\n        pass\n" + body
+    cell = nb.cells[_index(nb, "def early_gradient_norm")]
+    cell.source = "while True:\n    pass\n" + cell.source
+
+
+def _loop_that_ignores_the_interrupt(nb):
+    nb.cells.insert(_index(nb, 'grader.check("q7_lm_loss")') + 1, nbformat.v4.new_code_cell(
+        "while True:  # swallows the grader's interrupt\n    try:\n        time.sleep(1)\n    except BaseException:\n        pass"))
+
+
+def _many_slow_cells(nb):
+    at = _index(nb, 'grader.check("q1_rnn_cell")') + 1
+    for k in range(8):
+        nb.cells.insert(at, nbformat.v4.new_code_cell(f"while True:  # slow cell {k}\n    pass"))
+
+
+SUBMISSIONS = {"slow-cell": (_slow_cell_before_a_name_q3_needs, BUDGET_S),
+               "endless-loops": (_endless_loops_in_answers, BUDGET_S),
+               "ignores-interrupt": (_loop_that_ignores_the_interrupt, BUDGET_S),
+               "many-slow-cells": (_many_slow_cells, SMALL_BUDGET_S)}
+
+
+@pytest.fixture(scope="module")
+def graded(course_build, tmp_path_factory):
+    built = course_build[NB]
+    folder = tmp_path_factory.mktemp("slow")
+    paths = {}
+    for name, (edit, _) in SUBMISSIONS.items():
+        nb = nbformat.read(built.solution_nb, as_version=4)
+        edit(nb)
+        paths[name] = folder / f"{name}.ipynb"
+        nbformat.write(nb, paths[name])
+
+    def one(name):
+        return name, grade.grade_one(paths[name], built.autograder_zip, timeout=SUBMISSIONS[name][1], memory_mb=2048)
+
+    with pytest.MonkeyPatch.context() as mp, ThreadPoolExecutor(2) as pool:
+        mp.setenv("SEQCOURSE_CELL_TIMEOUT", str(CELL_S))  # read by the worker processes
+        return dict(pool.map(one, SUBMISSIONS))
+
+
+def _full(g, *questions):
+    return all(g.scores[q] == ALL[q] for q in questions)
+
+
+def _messages(g, question):
+    return "\n".join(c["message"] for c in g.cases[question])
+
+
+def _within_budget(g, budget):
+    """The sandbox's budget was never reached (its watchdog kills the notebook there); the worker process around it
+    (starting Python, importing torch) adds a few seconds."""
+    assert "the time one grading may take" not in g.error and g.seconds < budget + 30, g
+
+
+def test_a_slow_cell_costs_only_the_question_that_needs_it_and_is_named(graded):
+    g = graded["slow-cell"]
+    assert _full(g, "q1_rnn_cell", "q2_rnn", "q5_early_grad", "q7_lm_loss"), g
+    assert g.scores["q3_lstm_cell"] == 0, g
+    note = ('cell "for epoch in range(20):  # training, not tagged otter_ignore" (in q3_lstm_cell, before its check): '
+            f"stopped after {CELL_S} s, the longest a cell may run; tag training and other slow cells otter_ignore")
+    assert note in g.error, g.error
+    # told in each question that lost points with it before its check (q3, and the later ones whose public checks
+    # use the student's LSTMCell), never in one with full marks
+    assert g.notes["q3_lstm_cell"] == [note] and all(g.scores[q] < ALL[q] and n == [note] for q, n in g.notes.items()), g
+    _within_budget(g, BUDGET_S)
+
+
+def test_an_endless_loop_in_an_answer_costs_that_question(graded):
+    g = graded["endless-loops"]
+    assert _full(g, "q1_rnn_cell", "q2_rnn", "q3_lstm_cell", "q4_lstm", "q6_lm"), g
+    assert g.scores["q5_early_grad"] == 0 and g.scores["q7_lm_loss"] == 0, g
+    # in lm_loss: the first check that calls it is interrupted, the question's other checks are not run
+    q7 = _messages(g, "q7_lm_loss")
+    assert f"your code was stopped after {CELL_S} s, the longest one call may run (an endless loop?) (in lm_loss" in q7, q7
+    assert "not run: an earlier check of this question was stopped" in q7
+    # at the top of its cell: the cell is stopped, its function never defined
+    assert g.notes["q5_early_grad"] == ['cell "while True:" (in q5_early_grad, before its check): stopped after '
+                                        f"{CELL_S} s, the longest a cell may run; tag training and other slow cells "
+                                        "otter_ignore"], g.notes
+    _within_budget(g, BUDGET_S)
+
+
+def test_a_cell_that_ignores_the_interrupt_is_killed_and_the_notebook_graded_without_it(graded):
+    g = graded["ignores-interrupt"]
+    assert g.total == sum(ALL.values()), g
+    assert ('cell "while True:  # swallows the grader\'s interrupt" (after the last question\'s check): stopped after '
+            f"{CELL_S} s (killed: it did not stop when interrupted); the notebook was run again without it") in g.error, g.error
+    _within_budget(g, BUDGET_S)
+
+
+def test_a_notebook_that_never_ends_is_graded_within_its_budget(graded):
+    g = graded["many-slow-cells"]
+    assert _full(g, "q1_rnn_cell"), g
+    assert "not run: the time for running cells was used up" in g.error, g.error
+    _within_budget(g, SMALL_BUDGET_S)
+
+
+def test_cells_belong_to_the_question_whose_check_follows_them():
+    cells = ["import torch", "class A: ...", 'grader.check("q1")', "x = 1", "grader.check('q2')", "train()"]
+    assert checks.cell_places(cells) == ["q1", "q1", "q1", "q2", "q2", None]
+    notes = checks.stopped_notes(cells, {1: "stopped after 3 s", 5: "not run: the time for running cells was used up"})
+    assert notes == {1: 'cell "class A: ..." (in q1, before its check): stopped after 3 s; tag training and other slow '
+                        "cells otter_ignore",
+                     5: 'cell "train()" (after the last question\'s check): not run: the time for running cells was used up'}
+
+
+def test_the_gradescope_budget_fits_inside_gradescopes_own_limit():
+    """Gradescope stops an autograder after 10 minutes by default and then shows nothing; ours ends 2 minutes
+    before, and its cells' share holds at least three cells stopped at the per-cell limit."""
+    assert limits.GRADESCOPE_TIMEOUT_S + 120 <= 600
+    cells_share = limits.GRADESCOPE_TIMEOUT_S - min(limits.CHECKS_RESERVE_S, limits.GRADESCOPE_TIMEOUT_S / 3)
+    assert 3 * (limits.CELL_TIMEOUT_S + limits.KILL_GRACE_S) <= cells_share
