@@ -3,7 +3,7 @@
 #   answers_released). ONLY: one notebook (tools/course.py --only); NO_GRADE: skip grading; OUT: a trial build in dir/
 # make publish PUBLIC=path/to/clone: write the public release into a git clone of the public repository (its .git
 #   kept), show git status and diff --stat; commits and pushes nothing
-# make test   : the whole test suite (what CI runs)
+# make test [TESTS=tests/test_x.py ...] [VENV=.venv-cpu]: the whole test suite (what CI runs, .ci/run), or some of its files
 # make results [ONLY=01_rnn_lstm ABLATIONS=1]: reference runs of the masters in full on this machine -> results/ and README
 # make grade NOTEBOOK=01 SUBMISSIONS=folder [JOBS=n TIMEOUT=s OUT=csv FEEDBACK=dir FORCE=1]: grade a class (sandboxed) into
 #   grades/NOTEBOOK.csv (each student's newest notebook), .summary.txt and .feedback/ (what Gradescope would show each);
@@ -48,7 +48,7 @@ results: $(VENV)/.installed
 
 test: system-test $(VENV)/.installed-tests
 	$(VENV)/bin/ruff check .
-	MPLBACKEND=Agg $(PY) -m pytest -q -n 2 --dist loadfile
+	MPLBACKEND=Agg $(PY) -m pytest -q -n 2 --dist loadfile $(TESTS)
 
 clean:
 	rm -rf dist build .pytest_cache

@@ -35,6 +35,7 @@ from pathlib import Path
 import torch
 from otter.test_files import OKTestFile
 
+from seqcourse.checking import shown, todo_in_cells
 from seqcourse.testing import standin_definitions, standin_requires
 
 from . import limits
@@ -79,6 +80,7 @@ class QuestionResult:
     question: Question
     results: list[CaseResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # cells before its check that were stopped (when it lost points)
+    todo: list[str] = field(default_factory=list)  # TODOs left where its public checks look (when a check failed)
 
     @property
     def score(self) -> float:
@@ -264,13 +266,34 @@ def _message(e: BaseException, case: Case) -> str:
         text = f"your code raised {e}"
     elif isinstance(e, AssertionError):
         text = str(e) or "a check failed"
+    elif isinstance(e, NameError):
+        text = f"{e}: run the cell that defines it (did it raise an error?)"
     else:
         text = f"the check could not use what your code returned ({type(e).__name__}: {str(e)[:300]})"
     return text + (f"\n{case.failure_message}" if case.failure_message else "")
 
 
-def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0) -> CaseResult:
-    """Execute one case's doctest examples in ``env``; output must match what the test expects."""
+def contract_broken(broken: list, allowed=()) -> str | None:
+    """What a student reads when calls into their code broke the contract (grader/contract.py: the caller's
+    arguments unchanged, global random generators not reseeded) beyond what the question ``allowed``
+    (``MAY_CHANGE`` of its checks module: "function.argument" or "function"); None when nothing was."""
+    for b in broken if isinstance(broken, list) else []:
+        if not isinstance(b, dict) or f"{b.get('function')}.{b.get('argument')}" in allowed or b.get("function") in allowed:
+            continue
+        fn, arg, what = (str(b.get(k, ""))[:120] for k in ("function", "argument", "what"))
+        if what.startswith("reseeded"):
+            return (f"{fn} {what}: a function must continue the caller's random state, never reseed it (seed once, "
+                    "outside, or draw from the generator it is given)")
+        whose = "the module itself" if arg == "self" else f"the caller's {arg}"
+        return (f"{fn} changed {whose}: {what}. A call must leave what it is given as it found it: compute out of "
+                "place (no in-place ops such as add_, masked_fill_, x[...] = on the inputs), copy before changing, "
+                "and leave train()/eval() mode as it was")
+    return None
+
+
+def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0, allowed=()) -> CaseResult:
+    """Execute one case's doctest examples in ``env``; output must match what the test expects. A hidden case
+    also fails when a call it made into the notebook's code broke the contract (:func:`contract_broken`)."""
     try:
         sb.request("seed", seed=seed)
         torch.manual_seed(seed)
@@ -286,6 +309,13 @@ def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0) -> CaseResult:
     except Exception as e:  # noqa: BLE001 - any failure of a case is that case's result
         stopped = isinstance(e, SandboxError) or isinstance(e, RemoteError) and e.kind == "TimeLimit"
         return CaseResult(case, False, _message(e, case), stopped=stopped)
+    if case.hidden:
+        try:
+            broken = contract_broken(sb.request("contract"), allowed)
+        except (SandboxError, RemoteError) as e:
+            broken = str(e)
+        if broken:
+            return CaseResult(case, False, broken)
     return CaseResult(case, True)
 
 
@@ -303,7 +333,10 @@ def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str],
         if any(r.stopped for r in result.results):  # the same code would most likely be stopped again
             result.results.append(CaseResult(case, False, "not run: an earlier check of this question was stopped"))
             continue
-        result.results.append(run_case(sb, case, _environment(sb, names, cells, unit)))
+        allowed = getattr(unit.checks, "MAY_CHANGE", {}).get(question.name, ()) if unit is not None else ()
+        result.results.append(run_case(sb, case, _environment(sb, names, cells, unit), allowed=allowed))
+    if not all(r.passed for r in result.results):
+        result.todo = todo_in_cells(cells, [c.code for c in question.cases if not c.hidden])
     return result
 
 
@@ -324,12 +357,28 @@ def stopped_notes(cells: list[str], stopped: dict[int, str]) -> dict[int, str]:
     """{cell index: what a student reads about that stopped (or skipped) cell}: its first line, its question, why."""
     places, notes = cell_places(cells), {}
     for i, why in sorted(stopped.items()):
-        first = next((line.strip() for line in cells[i].splitlines() if line.strip()), "")
-        first = first if len(first) <= 60 else first[:57] + "..."
-        where = f"in {places[i]}, before its check" if places[i] else "after the last question's check"
         hint = "; tag training and other slow cells otter_ignore" if "stopped after" in why else ""
-        notes[i] = f'cell "{first}" ({where}): {why}{hint}'
+        notes[i] = f"{cell_label(cells, places, i)}: {why}{hint}"
     return notes
+
+
+def cell_label(cells: list[str], places: list[str | None], i: int) -> str:
+    """How a student finds cell ``i``: its first line and its question (``places``: :func:`cell_places`)."""
+    first = next((line.strip() for line in cells[i].splitlines() if line.strip()), "")
+    first = first if len(first) <= 60 else first[:57] + "..."
+    where = f"in {places[i]}, before its check" if places[i] else "after the last question's check"
+    return f'cell "{first}" ({where})'
+
+
+CELL_FILE = re.compile(r"\(<ipython-input-[^>]*>, line (\d+)\)")
+
+
+def error_notes(cells: list[str], errors: list[tuple[int, str]]) -> dict[int, str]:
+    """{cell index: what a student reads about that cell's error}: the cell by its first line and question, the error
+    with its line counted in the cell (not IPython's ``<ipython-input-...>`` name)."""
+    places = cell_places(cells)
+    return {i: f"{cell_label(cells, places, i)} raised " + CELL_FILE.sub(r"(line \1 of the cell)", why)
+            for i, why in errors if 0 <= i < len(cells)}
 
 
 def grade(sb: Sandbox, cells: list[str], questions: list[Question], unit: Unit,
@@ -345,7 +394,7 @@ def grade(sb: Sandbox, cells: list[str], questions: list[Question], unit: Unit,
     except (SandboxError, RemoteError) as e:
         errors, names = [(-1, str(e))], {}
         sb.stopped = sb.stopped or str(e)
-    notes = stopped_notes(cells, sb.stopped_cells)
+    notes = dict(sorted({**stopped_notes(cells, sb.stopped_cells), **error_notes(cells, errors)}.items()))
     checked_at = {}
     for i, source in enumerate(cells):
         for name in CHECK.findall(source):
@@ -365,15 +414,28 @@ def grade(sb: Sandbox, cells: list[str], questions: list[Question], unit: Unit,
     return results, errors
 
 
+def messages(result: QuestionResult) -> list[str | None]:
+    """Per case what a student reads (None where it passed), by seqcourse.checking's rules, as ``grader.check`` words
+    them: the first failure's hint (or, with the question's TODO left, that it is not answered yet); later failures
+    only say so, except a broken rule or a stopped check, which always show."""
+    return shown([not r.passed for r in result.results], [r.message for r in result.results], result.todo,
+                 [r.rule_broken or r.stopped for r in result.results])
+
+
 def report(result: QuestionResult) -> str:
-    """What a student reads about one question: each case passed or failed, with its hint; never the
+    """What a student reads about one question: each case passed or failed, the first failure with its hint
+    (:func:`messages`); public and hidden checks numbered apart, as students number their public ones; never the
     code or inputs of a check."""
     lines = [f"Note: {n}" for n in result.notes]
-    for i, r in enumerate(result.results, 1):
-        kind = "hidden" if r.case.hidden else "public"
-        status = "passed" if r.passed else "failed"
-        lines.append(f"{kind} check {i} ({r.case.points:g} pt): {status}")
-        if not r.passed:
-            lines.append("    " + r.message.replace("\n", "\n    "))
+    count = {True: 0, False: 0}
+    for r, text in zip(result.results, messages(result)):
+        count[r.case.hidden] += 1
+        head = f"{'hidden' if r.case.hidden else 'public'} check {count[r.case.hidden]} ({r.case.points:g} pt): "
+        if text is None:
+            lines.append(head + "passed")
+        elif "\n" not in text and len(text) <= 60:
+            lines.append(head + "failed: " + text)
+        else:
+            lines += [head + "failed", "    " + text.replace("\n", "\n    ")]
     return "\n".join(lines)
 

@@ -81,13 +81,15 @@ def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: fl
             return graded
     graded.scores = {r.question.name: r.score for r in results}
     graded.cases = {r.question.name: [{"hidden": c.case.hidden, "points": c.case.points, "passed": c.passed,
-                                       "message": c.message} for c in r.results] for r in results}
+                                       "message": shown or ""} for c, shown in zip(r.results, checks.messages(r))]
+                    for r in results}  # what students read: the first failure's hint, as grader.check shows it
     graded.notes = {r.question.name: r.notes for r in results if r.notes}
     problems = list(notes.values())
     if stopped:
         problems.append(stopped)
     if errors:
-        problems.append(f"{len(errors)} cell(s) raised an error, e.g. {errors[0][1]}")
+        first = next(iter(checks.error_notes(cells, errors).values()), errors[0][1])  # the cell by question and first line
+        problems.append(f"{len(errors)} cell(s) raised an error, e.g. {first}")
     graded.error = "; ".join(problems)
     return graded
 

@@ -23,7 +23,8 @@ import sys
 import traceback
 import types
 
-import wire  # beside this file in the sandbox (grader/sandbox.py copies both there)
+import contract  # beside this file in the sandbox, as is wire (grader/sandbox.py copies them there)
+import wire
 
 # Objects handed to the trusted side by reference (modules, functions, instances): id -> object.
 OBJECTS: dict[int, object] = {}
@@ -105,11 +106,15 @@ class Session:
         if op == "run":
             return self.run(str(req["source"]), bool(req.get("reset")))
         if op == "names":  # the notebook's globals that are not private: modules by name, the rest as values
+            contract.wrap_namespace(self.ns)  # its own functions and classes: every call keeps the contract
             items = [(k, v) for k, v in list(self.ns.items()) if not k.startswith("_") and v is not getattr(builtins, k, None)
                      and k not in ("In", "Out", "exit", "quit", "get_ipython")]
             return {"names": [[k, wire.encode(v, ref)] for k, v in items if not isinstance(v, types.ModuleType)],
                     "modules": [[k, v.__name__] for k, v in items if isinstance(v, types.ModuleType)]}
-        if op == "seed":  # before every check, so that checks are reproducible
+        if op == "contract":  # what calls into the notebook's code broke since the last check began
+            return contract.take()
+        if op == "seed":  # before every check, so that checks are reproducible (and a fresh contract record)
+            contract.take()
             import random
 
             import torch
@@ -160,6 +165,7 @@ def main() -> None:
     work = os.getcwd()
     sys.path[:0] = [work]  # the notebook's folder first, as in Jupyter (the helper package is copied there)
     install_fake_otter()
+    contract.install()
     import matplotlib
     import torch
 

@@ -33,7 +33,7 @@ from . import isolation, limits, wire
 from .remote import Remote, SandboxError, ref_of, remote_error_class
 
 HERE = Path(__file__).resolve().parent
-RUNNER_FILES = ("runner.py", "wire.py")
+RUNNER_FILES = ("runner.py", "wire.py", "contract.py")
 # modules a notebook imports that checks may use (always this process's copy, never the sandbox's)
 MODULES = {"math", "time", "random", "itertools", "collections", "functools", "re", "string", "torch", "torch.nn",
            "torch.nn.functional", "numpy", "seqcourse", "matplotlib.pyplot"}

@@ -57,7 +57,8 @@ def test_course_yml_publishes_notebook_01_and_no_answer(tmp_path):
 def test_course_yml_names_notebooks_and_releases_no_answers_of_an_unpublished_one(tmp_path):
     for text, message in [("answers_released: 05_subwords\npublished: 04_transformer\n", "newer than published"),
                           ("answers_released: 3\n", "answers_released must name a notebook"),
-                          ("published: 09_nothing\n", "published must name a notebook")]:
+                          ("published: 09_nothing\n", "published must name a notebook"),
+                          ("hidden_visibility: after_grading\n", "hidden_visibility must be one of visible, hidden, after_due_date")]:
         (tmp_path / "course.yml").write_text("repository: https://github.com/org/course\ncolab_pip: []\n" + text)
         with pytest.raises(SystemExit, match=message):
             course.load_config(tmp_path / "course.yml")
@@ -195,3 +196,20 @@ def test_the_zip_installs_the_lock_file_and_nothing_the_grader_never_uses(course
     for unused in ("libgit2-dev", "texlive", "pandoc", "playwright", "nb_conda_kernels", "jq"):
         assert unused not in setup, unused
     assert "mamba env create -f /autograder/source/environment.yml" in setup and "useradd" in setup
+
+
+def test_an_otter_option_the_grader_would_ignore_stops_the_build(tmp_path):
+    master = _master_with(tmp_path, "01_rnn_lstm", lambda source: source.replace("generate:\n  pdf: false\n", "generate:\n  pdf: false\n  show_stdout: true\n"))
+    with pytest.raises(SystemExit, match="01_rnn_lstm: generate: show_stdout in the ASSIGNMENT CONFIG would be ignored"):
+        course.assign(master, tmp_path / "dist", tmp_path / "notebooks", _config())
+
+
+def test_the_zip_says_when_hidden_checks_are_shown_and_which_cells_are_ignored(course_build):
+    from grader import submission
+
+    built = course_build[NOTEBOOKS[0]]
+    settings = submission.settings(built.autograder_zip)
+    assert settings["hidden_visibility"] == course.load_config()["hidden_visibility"] == "after_due_date"
+    student = nbformat.read(built.student_dir / f"{NOTEBOOKS[0]}.ipynb", as_version=4)
+    tagged = [c.source for c in student.cells if "otter_ignore" in c.metadata.get("tags", [])]
+    assert tagged and settings["ignored_cells"] == tagged

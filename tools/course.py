@@ -66,7 +66,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from grader import checks, grade  # noqa: E402 - the grader package lives beside tools/
+from grader import checks, feedback, grade, submission  # noqa: E402 - the grader package lives beside tools/
 
 PACKAGE = "seqcourse"
 UNITS = ROOT / "units"
@@ -116,6 +116,11 @@ def load_config(path: Path = CONFIG) -> dict:
     if (config["answers_released"] or "") > config["published"]:
         raise SystemExit(f"{path.name}: answers_released ({config['answers_released']}) is newer than published "
                          f"({config['published']}): answers of a notebook students do not have yet")
+    config.setdefault("hidden_visibility", feedback.DEFAULT_HIDDEN)
+    try:
+        feedback.hidden_visibility(config)
+    except ValueError as e:
+        raise SystemExit(f"{path.name}: {str(e).removeprefix('grading.json: ')}") from None
     return config
 
 
@@ -514,7 +519,9 @@ Download .ipynb.
     jupyter lab notebooks/
 
 Each notebook folder holds the notebook and its public tests; keep them together. Submit the zip that
-`grader.export()` writes at the end of the notebook (or the .ipynb itself).
+`grader.export()` writes at the end of the notebook (or the .ipynb itself). Upload one file per notebook: where
+several are uploaded, the newest is graded (by the time in the zip's name, else the file's time), and the results
+name the file graded.
 """
 
 
@@ -800,11 +807,12 @@ def environment_file(otter_env: str, requirements: str) -> str:
     return yaml.safe_dump(env, sort_keys=False)
 
 
-def make_autograder(source: Path, target: Path, unit: Path, requirements: str) -> None:
+def make_autograder(source: Path, target: Path, unit: Path, requirements: str, settings: str) -> None:
     """Gradescope zip from Otter's: same tests, but graded by the course's trusted grader (the ``grader/`` package)
     instead of Otter's in-kernel runner, with the unit's checks module and stand-ins (``unit/``), the lock file as
     its pip list (:func:`environment_file`), and a setup script that installs only what the grader uses and creates
-    the sandbox user (:func:`setup_script`)."""
+    the sandbox user (:func:`setup_script`), and ``settings``: the grader's ``grading.json`` (when students see hidden
+    checks' results, the released notebook's ignored cells: grader.submission.settings_text)."""
     with zipfile.ZipFile(source) as src, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
         for item in src.infolist():
             data = src.read(item)
@@ -823,6 +831,20 @@ def make_autograder(source: Path, target: Path, unit: Path, requirements: str) -
             dst.write(f, f"grader/{f.name}")
         for f in checks.UNIT_FILES:
             dst.write(unit / f, f"unit/{f}")
+        dst.writestr(submission.SETTINGS, settings)
+
+
+def unused_otter_options(master: Path) -> None:
+    """Stop the build on options of the master's ``generate:`` block that Otter would write into the zip but that
+    nothing reads: Gradescope runs the course's grader (grader/gradescope.py), not Otter's run_autograder, so only
+    ``pdf: false`` (no PDF tooling in the image) applies; hidden checks' visibility is course.yml's hidden_visibility."""
+    cell = next(c for c in nbformat.read(master, as_version=4).cells if c.source.startswith("# ASSIGNMENT CONFIG"))
+    generate = (yaml.safe_load(cell.source) or {}).get("generate") or {}
+    unused = sorted(k for k, v in generate.items() if (k, v) != ("pdf", False))
+    if unused:
+        raise SystemExit(f"{master.stem}: generate: {', '.join(unused)} in the ASSIGNMENT CONFIG would be ignored (the "
+                         "zip runs the course's grader, not Otter's): remove it; course.yml's hidden_visibility says "
+                         "when students see hidden checks")
 
 
 def assign(master: Path, dist: Path, release: Path, config: dict, requirements: str | None = None) -> Built:
@@ -832,6 +854,7 @@ def assign(master: Path, dist: Path, release: Path, config: dict, requirements: 
     table filled in (:func:`points_table`); the zip installs ``requirements`` (default: :func:`locked_requirements`)."""
     requirements = requirements or locked_requirements()
     name = master.stem
+    unused_otter_options(master)
     out = dist / name
     with tempfile.TemporaryDirectory(prefix=f"assign-{name}-") as tmp:
         stage = Path(tmp)
@@ -855,7 +878,8 @@ def assign(master: Path, dist: Path, release: Path, config: dict, requirements: 
         shutil.copytree(stage / "out", out, ignore=shutil.ignore_patterns("__pycache__"))
     (zip_path,) = (out / "autograder").glob(f"{name}-autograder_*.zip")
     final_zip = dist / f"{name}-autograder.zip"
-    make_autograder(zip_path, final_zip, master.parent, requirements)
+    make_autograder(zip_path, final_zip, master.parent, requirements,
+                    submission.settings_text(out / "student" / f"{name}.ipynb", config["hidden_visibility"]))
     zip_path.unlink()
     target = release / name
     shutil.rmtree(target, ignore_errors=True)

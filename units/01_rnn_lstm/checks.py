@@ -179,6 +179,11 @@ def q2_rnn_3(nb):
         _b, _ = _rnn(_x2)
         assert torch.allclose(_a[:, :4], _b[:, :4]), "changing inputs at steps >= 4 changed outputs at steps < 4: information flows from the future (is time read along dim 1?)"
         assert not torch.allclose(_a[:, 4:], _b[:, 4:]), "changing inputs at steps >= 4 did not change the outputs there: the input at each step is ignored"
+        _ref = torch.nn.RNN(3, 4, batch_first=True)
+        _ = _copy(_rnn, _ref)
+        with torch.no_grad():
+            _ra, _ = _ref(_x)
+        assert torch.allclose(_rnn(_x)[0], _ra, atol=1e-5), "the outputs depend on the inputs only up to each step, as they should, but differ from torch.nn.RNN with the same weights: carry h from step to step through self.cell, starting from zeros"
 
 
 def q2_rnn_4(nb):

@@ -161,6 +161,17 @@ MUTANTS = [
       "keep = targets != pad_id\n    nll = -torch.log(torch.softmax(logits, -1)).gather(-1, targets.unsqueeze(-1)).squeeze(-1)\n    loss = nll[keep].mean()",
       "log(softmax"),
     M("q7_lm_loss", "sum instead of mean", "ignore_index=pad_id)", "ignore_index=pad_id, reduction='sum')", "not a sum"),
+    # the call contract (grader/contract.py): no check of this notebook was written for these; the harness finds them
+    M("q7_lm_loss", "padding marked -100 through a view of the caller's batch",
+      ("    loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1), ignore_index=pad_id)\n"
+       "    return loss, int((targets != pad_id).sum())"),
+      ("    n_tokens = int((targets != pad_id).sum())\n    targets[targets == pad_id] = -100   # cross_entropy's default ignore_index\n"
+       "    loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1))\n    return loss, n_tokens"),
+      "changed the caller's batch"),
+    M("q7_lm_loss", "model switched to evaluation mode inside the loss (copied from evaluation code)", "    logits, _ = model(inputs)",
+      "    model.eval()\n    logits, _ = model(inputs)", "changed the caller's model: its mode"),
+    M("q6_lm", "global generator reseeded in forward (for reproducibility)", "        outputs, state = self.lstm(",
+      "        torch.manual_seed(0)\n        outputs, state = self.lstm(", "reseeded torch's global random generator"),
 ]
 
 ALTERNATIVES = {

@@ -11,6 +11,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+# what a question's answer may change of what it is given (grader/contract.py: otherwise every call leaves the caller's
+# objects as it found them): translate's given code puts the model in evaluation mode, as the notebook states
+MAY_CHANGE = {"q6_translate": ("translate.model",)}
+
 def q1_encoder_1(nb):
     _ = torch.manual_seed(1)
     _emb, _rnn = nn.Embedding(12, 5), nn.LSTM(5, 7, 2, batch_first=True)

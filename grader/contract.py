@@ -1,0 +1,210 @@
+"""The contract every call into a student's code keeps unless its question says otherwise, checked on every call
+(runs in the sandbox beside runner.py, which installs it before the notebook runs and wraps the notebook's own
+functions and classes once its cells have run).
+
+The outermost call into the notebook's code (a check's call, or a stand-in's) records what it broke:
+- the caller's arguments changed: a tensor's values, shape, dtype or requires_grad; a list, tuple or dict's
+  items; a module's parameters, buffers (changed in place: their version counters), training flags or
+  requires_grad flags (``self`` too, for a method or a module's call, except its buffers: a module may own a cache);
+- a global random generator reseeded (Python's ``random``, NumPy's, torch's): draws must continue the caller's
+  random state, not restart it.
+The trusted side asks after every hidden case (op ``contract``, grader/checks.py) and fails the case unless
+the question declares the change (``MAY_CHANGE`` in its checks module). Generators passed in may advance.
+Nothing here is trusted (student code shares this process); it makes honest bugs visible, it is no defence.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import random
+
+import torch
+
+BROKEN: list[dict] = []  # since the last reset: {"function": ..., "argument": ..., "what": ...}
+_depth = 0
+_MARK = "__course_contract__"
+
+
+def is_notebook_code(obj) -> bool:
+    """A function (or a class with a method) written in one of the notebook's cells."""
+    if inspect.isfunction(obj):
+        return "ipython-input" in obj.__code__.co_filename
+    if isinstance(obj, type):
+        return any(is_notebook_code(v) for v in vars(obj).values() if inspect.isfunction(v))
+    return False
+
+
+CLONE_LIMIT = 2**20  # elements: a tensor argument up to this size is compared by value, larger ones by version
+
+
+def _versions(tensors) -> list:
+    # in-place changes bump a tensor's version counter (views and .detach() share it): cheap for a module's weights
+    return [(k, t._version, tuple(t.shape)) for k, t in tensors]
+
+
+def _snapshot(value, depth: int = 0):
+    """What the comparison after the call needs of ``value`` (None: not compared)."""
+    if depth > 4:
+        return None
+    if isinstance(value, torch.Tensor):
+        small = value.numel() <= CLONE_LIMIT
+        return ("tensor", value.detach().clone() if small else None, value.requires_grad, value._version, tuple(value.shape))
+    if isinstance(value, torch.nn.Module):
+        return ("module", _versions(value.named_parameters()), _versions(value.named_buffers()),
+                [m.training for m in value.modules()], [p.requires_grad for p in value.parameters()])
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, len(value), [_snapshot(v, depth + 1) for v in value], [id(v) for v in value])
+    if isinstance(value, dict):
+        return ("dict", list(value), [_snapshot(v, depth + 1) for v in value.values()], [id(v) for v in value.values()])
+    return None
+
+
+def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
+    if a.shape != b.shape or a.dtype != b.dtype or a.device != b.device:
+        return False
+    return bool(((a == b) | (a.isnan() & b.isnan()) if a.is_floating_point() or a.is_complex() else a == b).all())
+
+
+def _changes(before, value, buffers: bool = True) -> list[str]:
+    """How ``value`` differs from its snapshot ``before``: short phrases, empty when unchanged."""
+    if before is None:
+        return []
+    kind = before[0]
+    if kind == "tensor":
+        if not isinstance(value, torch.Tensor):
+            return ["replaced"]
+        if value.requires_grad != before[2]:
+            return ["its requires_grad"]
+        if before[1] is not None:
+            return [] if _same(value.detach(), before[1]) else ["its values (changed in place)"]
+        return [] if (value._version, tuple(value.shape)) == before[3:] else ["its values (changed in place)"]
+    if kind == "module":
+        found = []
+        if _versions(value.named_parameters()) != before[1]:
+            found.append("its parameters")
+        if buffers and _versions(value.named_buffers()) != before[2]:
+            found.append("its buffers")
+        modes = [m.training for m in value.modules()]
+        if modes != before[3]:
+            was = "training" if before[3][0] else "evaluation"
+            found.append(f"its mode (train()/eval(): it was in {was} mode)")
+        if [p.requires_grad for p in value.parameters()] != before[4]:
+            found.append("its parameters' requires_grad")
+        return found
+    items = list(value.values()) if kind == "dict" and isinstance(value, dict) else value
+    if kind == "dict" and (not isinstance(value, dict) or list(value) != before[1]) or \
+            kind != "dict" and (not isinstance(value, (list, tuple)) or len(value) != before[1]) or \
+            [id(v) for v in items] != before[3]:
+        return ["its items (added, removed or replaced)"]
+    return [c for b, v in zip(before[2], items) for c in _changes(b, v)]
+
+
+def _record(function: str, argument: str, what: str) -> None:
+    entry = {"function": function, "argument": argument, "what": what}
+    if entry not in BROKEN and len(BROKEN) < 20:
+        BROKEN.append(entry)
+
+
+def _arguments(fn, args, kwargs) -> list[tuple[str, object]]:
+    """(name, value) of every argument of a call, by the function's own parameter names where it has them."""
+    try:
+        bound = inspect.signature(fn).bind_partial(*args, **kwargs)
+        named = []
+        for name, value in bound.arguments.items():
+            kind = inspect.signature(fn).parameters[name].kind
+            if kind is inspect.Parameter.VAR_POSITIONAL:
+                named += [(f"{name}[{i}]", v) for i, v in enumerate(value)]
+            elif kind is inspect.Parameter.VAR_KEYWORD:
+                named += list(value.items())
+            else:
+                named.append((name, value))
+        return named
+    except (TypeError, ValueError):
+        return [(f"argument {i + 1}", v) for i, v in enumerate(args)] + list(kwargs.items())
+
+
+def checked(fn, name: str, owner=None, like=None):
+    """``fn`` (a function, or a method of the notebook's class ``owner``) recording what its outermost call breaks;
+    ``like``: the function whose parameter names the arguments have (a module's forward, for its call)."""
+    if getattr(fn, _MARK, False):
+        return fn
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        global _depth
+        if _depth:
+            return fn(*args, **kwargs)
+        named = _arguments(like or fn, args, kwargs)
+        if fn.__name__ == "__init__":  # the new object itself is not the caller's
+            named = [(arg, v) for arg, v in named if arg != "self"]
+        before = [(arg, v, _snapshot(v)) for arg, v in named]
+        _depth += 1
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _depth -= 1
+            for arg, value, snap in before:
+                is_self = owner is not None and arg == "self"
+                for what in _changes(snap, value, buffers=not is_self):
+                    _record(name, "self" if is_self else arg, what)
+
+    setattr(call, _MARK, True)
+    return call
+
+
+def wrap_class(cls: type) -> None:
+    """The notebook's class: its instances' calls (a module's forward), constructor and public methods, checked."""
+    if vars(cls).get(_MARK):
+        return
+    for attr, value in list(vars(cls).items()):
+        if inspect.isfunction(value) and is_notebook_code(value) and (attr == "__init__" or not attr.startswith("_")):
+            setattr(cls, attr, checked(value, f"{cls.__name__}.{attr}", cls))
+    if callable(getattr(cls, "__call__", None)) and issubclass(cls, torch.nn.Module):
+        setattr(cls, "__call__", checked(torch.nn.Module.__call__, cls.__name__, cls, like=getattr(cls, "forward", None)))
+    setattr(cls, _MARK, True)
+
+
+def wrap_namespace(ns: dict) -> None:
+    """Every function and class the notebook's cells defined, checked (stand-ins and imports are not)."""
+    for name, value in list(ns.items()):
+        if name.startswith("_") or not is_notebook_code(value):
+            continue
+        if isinstance(value, type):
+            wrap_class(value)
+        elif inspect.isfunction(value):
+            ns[name] = checked(value, name)
+
+
+def _reseeds(module, attr: str, label: str) -> None:
+    original = getattr(module, attr)
+
+    @functools.wraps(original)
+    def seed(*args, **kwargs):
+        if _depth:
+            frame = inspect.currentframe().f_back
+            where = frame.f_code.co_name if frame is not None and "ipython-input" in frame.f_code.co_filename else "your code"
+            _record(where, "", f"reseeded {label}")
+        return original(*args, **kwargs)
+
+    setattr(module, attr, seed)
+
+
+def install() -> None:
+    """Before the notebook runs: the global seeding functions record a call from inside the notebook's code."""
+    _reseeds(torch, "manual_seed", "torch's global random generator (torch.manual_seed)")
+    _reseeds(torch.random, "manual_seed", "torch's global random generator (torch.manual_seed)")
+    _reseeds(torch, "seed", "torch's global random generator (torch.seed)")
+    _reseeds(random, "seed", "Python's random generator (random.seed)")
+    try:
+        import numpy
+    except ImportError:
+        return
+    _reseeds(numpy.random, "seed", "NumPy's global random generator (np.random.seed)")
+
+
+def take() -> list[dict]:
+    """What was broken since the last call, and a fresh record."""
+    found = list(BROKEN)
+    BROKEN.clear()
+    return found

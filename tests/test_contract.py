@@ -1,0 +1,118 @@
+"""The call contract (grader/contract.py) that every call a hidden check makes into the notebook's own code keeps:
+the caller's arguments unchanged, modules left in their mode, global random generators not reseeded, unless the
+question declares otherwise (MAY_CHANGE in its checks module). In process on a small notebook, then through the
+grading path on notebook 01, whose checks have no case of their own for any of the three bugs."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import sys
+
+import pytest
+import torch
+
+from conftest import ROOT
+from course import master_path
+from grader import checks
+
+sys.path.insert(0, str(ROOT / "grader"))
+import contract  # noqa: E402 - runs beside runner.py in the sandbox; imported here as the sandbox does
+
+
+@pytest.fixture(scope="module")
+def notebook():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    contract.install()
+    shell = InteractiveShell.instance()
+    shell.run_cell('''
+import random
+import torch, torch.nn as nn
+def clean(x, cfg, gen):
+    return x * 2 + torch.rand(x.shape, generator=gen)
+def in_place(x, cfg, gen):
+    x.mul_(2); return x
+def through_view(batch):
+    batch[0][:, 1:][batch[0][:, 1:] == 0] = -100; return batch
+def pops(x, cfg, gen):
+    cfg.pop("a"); return x
+def reseeds(x, cfg, gen):
+    random.seed(0); return x
+class Model(nn.Module):
+    def __init__(self, cfg):
+        super().__init__(); self.lin = nn.Linear(3, 3)
+    def forward(self, x):
+        return self.lin(x)
+def loss_eval(model, x):
+    model.eval(); return model(x).sum()
+def step(model, x):
+    with torch.no_grad():
+        model.lin.weight.add_(1.0)
+    return model(x)
+''')
+    contract.wrap_namespace(shell.user_ns)
+    contract.take()
+    yield shell.user_ns
+    shell.reset()
+
+
+@pytest.mark.parametrize("name, what", [("clean", None), ("in_place", "x: its values"), ("pops", "cfg: its items"),
+                                        ("reseeds", "reseeded Python's random generator")])
+def test_calls_record_what_they_change(notebook, name, what):
+    notebook[name](torch.ones(3), {"a": 1}, torch.Generator().manual_seed(0))  # the generator may advance
+    found = [f"{b['argument']}: {b['what']}" if b["argument"] else b["what"] for b in contract.take()]
+    assert (found == []) if what is None else (len(found) == 1 and found[0].startswith(what)), found
+
+
+def test_a_view_of_the_callers_batch_modes_and_weights_are_seen(notebook):
+    notebook["through_view"]((torch.zeros(2, 4, dtype=torch.long), torch.tensor([4, 4])))
+    assert [b["what"] for b in contract.take()] == ["its values (changed in place)"]
+    model = notebook["Model"]({})
+    notebook["loss_eval"](model, torch.ones(3))
+    assert [b["what"] for b in contract.take()] == ["its mode (train()/eval(): it was in training mode)"]
+    model.train()
+    notebook["step"](model, torch.ones(3))
+    assert [(b["function"], b["what"]) for b in contract.take()] == [("step", "its parameters")]
+    model(torch.ones(3))  # a module's own call that changes nothing
+    assert contract.take() == []
+
+
+def test_a_question_may_declare_what_it_changes():
+    broken = [{"function": "translate", "argument": "model", "what": "its mode (train()/eval(): it was in training mode)"}]
+    assert "translate changed the caller's model" in checks.contract_broken(broken)
+    assert checks.contract_broken(broken, ("translate.model",)) is None
+    assert checks.contract_broken(broken, ("translate",)) is None
+    assert checks.contract_broken(broken, ("greedy.model",)) is not None
+
+
+def _mutants():
+    spec = importlib.util.spec_from_file_location("mutants_01", ROOT / "units" / "01_rnn_lstm" / "mutants.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [m for m in module.MUTANTS if m.name.startswith(("padding marked -100", "model switched", "global generator reseeded"))]
+
+
+def test_the_harness_rejects_bugs_no_check_of_their_question_was_written_for(course_build):
+    from mutation import MasterNotebook
+
+    mutants = _mutants()
+    assert len(mutants) == 3
+    m = MasterNotebook(master_path("01_rnn_lstm"), course_build["01_rnn_lstm"].autograder_zip)
+    try:
+        for mutant in mutants:
+            test = m.run(mutant.question, m.mutate(mutant))
+            failed = [r for r in test.results if not r.passed]
+            assert failed and all(r.case.hidden for r in failed), f"{mutant.name}: only hidden cases keep the contract"
+            assert any(mutant.message in r.message for r in failed), (mutant.name, [r.message for r in failed])
+            # without the contract (everything declared) no case names the bug: none was written for it
+            everything = {mutant.question: ("lm_loss", "forward")}
+            loose = dataclasses.replace(m.unit, checks=type(sys)("loose"))
+            loose.checks.__dict__.update(m.unit.checks.__dict__, MAY_CHANGE=everything)
+            m.unit, unit = loose, m.unit
+            try:
+                assert not any(mutant.message in r.message for r in m.run(mutant.question, m.mutate(mutant)).results), mutant.name
+            finally:
+                m.unit = unit
+    finally:
+        m.close()
