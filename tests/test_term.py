@@ -44,7 +44,7 @@ def _stripped(nb: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def term(course_build, tmp_path_factory):
-    """Notebook 01's zip with the grading.json the build writes; one student (alice/) who uploaded an old unsolved
+    """Notebook 01's zip (with the grading.json the build writes); one student (alice/) who uploaded an old unsolved
     export and a newer solved one, graded by the Gradescope entry and by `make grade` beside a student whose
     notebook lost its metadata and tags (bob.ipynb), a file that is not a notebook and files never looked at."""
     built = course_build[NB]
@@ -52,8 +52,7 @@ def term(course_build, tmp_path_factory):
     zip_path = tmp / "dist" / built.autograder_zip.name
     zip_path.parent.mkdir()
     shutil.copy(built.autograder_zip, zip_path)
-    with zipfile.ZipFile(zip_path, "a") as z:  # what the build adds (submission.settings_text)
-        z.writestr(submission.SETTINGS, submission.settings_text(built.student_dir / f"{NB}.ipynb"))
+    assert submission.settings(zip_path)["ignored_cells"], "the build writes grading.json with the ignored cells"
     # the class folder
     subs = tmp / "class"
     (subs / "alice").mkdir(parents=True)
