@@ -1,6 +1,6 @@
-# make course [ONLY=01_rnn_lstm NO_GRADE=1 OUT=dir]: build student notebooks (notebooks/), Gradescope zips and their lock
+# make course [ONLY=01_rnn_lstm NO_GRADE=1 TRIAL=dir]: build student notebooks (notebooks/), Gradescope zips and their lock
 #   file (dist/), grade them locally, write the public release (dist/public/, course.yml's published and
-#   answers_released). ONLY: one notebook (tools/course.py --only); NO_GRADE: skip grading; OUT: a trial build in dir/
+#   answers_released). ONLY: one notebook (tools/course.py --only); NO_GRADE: skip grading; TRIAL: a trial build in dir/
 # make publish PUBLIC=path/to/clone: write the public release into a git clone of the public repository (its .git
 #   kept), show git status and diff --stat; commits and pushes nothing
 # make test [TESTS=tests/test_x.py ...] [VENV=.venv-cpu]: the whole test suite (what CI runs, .ci/run), or some of its files
@@ -34,7 +34,7 @@ $(VENV)/.installed-tests: $(VENV)/.installed requirements-tests.txt
 	touch $@
 
 course: system-course $(VENV)/.installed
-	$(PY) tools/course.py $(if $(ONLY),--only $(ONLY)) $(if $(NO_GRADE),--no-grade) $(if $(OUT),--out $(OUT))
+	$(PY) tools/course.py $(if $(ONLY),--only $(ONLY)) $(if $(NO_GRADE),--no-grade) $(if $(TRIAL),--out $(TRIAL))
 
 publish: $(VENV)/.installed
 	$(if $(PUBLIC),,$(error make publish needs PUBLIC=path/to/a/git/clone/of/the/public/repository))$(PY) tools/course.py --publish $(PUBLIC)

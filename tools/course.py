@@ -2,7 +2,7 @@
 release in notebooks/ and a Gradescope autograder zip in dist/, then grade the reference solutions and the unsolved
 student notebooks with those zips, locally and without Docker; then write the public release into dist/public/.
 
-    python tools/course.py [--only NN_topic ...] [--no-grade] [--out DIR]   (make course [ONLY=.. NO_GRADE=1 OUT=..])
+    python tools/course.py [--only NN_topic ...] [--no-grade] [--out DIR]   (make course [ONLY=.. NO_GRADE=1 TRIAL=..])
     python tools/course.py --publish CLONE                                  (make publish PUBLIC=CLONE)
 
 --only 01_rnn_lstm builds one notebook (a minute or less with --no-grade); --out DIR writes notebooks/ and dist/
