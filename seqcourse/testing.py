@@ -207,6 +207,30 @@ def side_effects(call, args: tuple, module: torch.nn.Module | None = None, rng: 
     return found
 
 
+def float64_problem(got, want, rtol: float = 1e-4, atol: float = 1e-5) -> str | None:
+    """How ``got`` (what the code under test returned: a tensor or a number) differs from ``want``, the same quantity
+    computed in float64 from the same inputs; None when they agree within ``rtol`` (relative to ``want``) and
+    ``atol``. The numerical-range cases of every function of scores, logits or probabilities use it (inputs of
+    large magnitude, half precision, long searches): an ``exp`` by hand, the log of a softmax or a product of
+    probabilities shows here as inf/NaN where float64 is finite, or as a large difference."""
+    want = torch.as_tensor(want, dtype=torch.float64)
+    if isinstance(got, (int, float)):
+        got = torch.tensor(float(got))
+    if not isinstance(got, torch.Tensor) or not got.is_floating_point():
+        return f"it returned {got.dtype if isinstance(got, torch.Tensor) else type(got).__name__}, not floating-point values"
+    if tuple(got.shape) != tuple(want.shape):
+        return f"it returned shape {tuple(got.shape)}, expected {tuple(want.shape)}"
+    got = got.detach().to("cpu", torch.float64)
+    finite = torch.isfinite(want)
+    wrong = torch.where(finite, (got - want).abs().nan_to_num(float("inf")) > atol + rtol * want.abs(),
+                        (got != want) & ~(got.isnan() & want.isnan()))
+    if not bool(wrong.any()):
+        return None
+    blown = wrong & ~torch.isfinite(got)   # inf or NaN first: the overflow, not its consequences
+    i = tuple(int(j) for j in (blown if bool(blown.any()) else wrong).nonzero()[0])
+    return f"it returned {float(got[i]):.6g} where float64 gives {float(want[i]):.6g}" + (f" (at {list(i)})" if i else "")
+
+
 def as_notebook_state(ref: torch.nn.Module, attns: list[tuple[str, str]], grad: bool = False) -> dict:
     """The parameters (or, with ``grad``, their gradients) of a torch reference layer
     (``torch.nn.TransformerEncoderLayer``/``TransformerDecoderLayer``) under the names of notebook 04's layers:

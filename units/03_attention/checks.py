@@ -9,6 +9,8 @@ from __future__ import annotations
 import torch
 import torch.nn as nn
 
+from seqcourse.testing import float64_problem as _float64_problem
+
 
 _REF_MASKED_SOFTMAX = """
 def masked_softmax(scores, mask):
@@ -574,3 +576,15 @@ def q7_beam_search_8(nb):
         _problem, _res = _beam_on_device(_src, _len, 16)
     assert _problem is None, f"with the model and the batch on a GPU, beam_search fails ({_problem}): the tokens, scores and row indices it feeds back to the model (model.step, index_select of the state) must be on src.device (.to(device))"
     assert isinstance(_res, tuple) and len(_res) == 2 and _res[0] == _want_h, f"on a GPU beam search found {_res[0] if isinstance(_res, tuple) else _res}, expected {_want_h}. " + _HINT
+
+
+def q7_beam_search_9(nb):
+    # 200-token outputs: log p(Y|x) about -165, so p(Y|x) underflows to 0 in float32 (smallest float32 about 1e-45)
+    _LocalToy = nb.here("_MarkovToy")   # here: the reference side
+    _MarkovToy = nb.standin("_MarkovToy")     # where your code runs: the model your beam search calls
+    _src, _len = nb.here("_batch")([3, 5])
+    _want_h, _want_s = _ref_beam(nb, _LocalToy(2, 40, seed=17, eos_bias=-6.0), _src, _len, 3, 200, 0.6)
+    with nb.sandbox.swap("length_penalty", _REF_LENGTH_PENALTY):   # your beam search is checked with a correct length penalty
+        _h, _s = nb.beam_search(_MarkovToy(2, 40, seed=17, eos_bias=-6.0), _src, _len, beam_size=3, max_len=200, alpha=0.6)
+    _p = _float64_problem(_s, _want_s, rtol=1e-4, atol=1e-3) if _h == _want_h else f"other hypotheses than expected (first tokens {[h[:5] for h in _h]}, expected {[h[:5] for h in _want_h]})"
+    assert _p is None, f"with 200-token outputs (log p(Y|x) about -165) beam search goes wrong: {_p}. Add log-probabilities (scores + log_probs): a product of probabilities underflows to 0 after about a hundred tokens and every candidate ties"

@@ -148,6 +148,8 @@ MUTANTS = [
     M("q7_beam_search", "alpha ignored (0.6 hard-coded)", (EOS_FINISH, AT_MAX_LEN),
       ("finished[b].append((s / float(length_penalty(t, 0.6)), beams[b][k]))", "(float(new_score[b, j]) / float(length_penalty(t, 0.6)), new_beams[b][j])"),
       "lp(|Y|)"),
+    M("q7_beam_search", "probabilities multiplied (underflows on long outputs)", "(scores.unsqueeze(2) + log_probs.view(B, K, V))",
+      "(scores.exp().unsqueeze(2) * log_probs.view(B, K, V).exp()).log()", "a product of probabilities underflows"),
     M("q7_beam_search", "scores returned as a list", "torch.tensor([score for score, _ in best])", "[score for score, _ in best]", "scores"),
 ]
 

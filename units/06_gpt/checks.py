@@ -11,6 +11,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from seqcourse.testing import float64_problem as _float64_problem
+
 _REF_BLOCK = '''
 class Block(nn.Module):
     def __init__(self, d_model, n_heads, d_ff, dropout=0.1):
@@ -223,6 +225,15 @@ def q3_nll_3(nb):
     assert _problem is None, f"with the model and ids on a GPU, next_token_nll fails ({_problem}): make every tensor on ids' device (no torch.zeros(B, T - 1) filled afterwards)"
     _want = (-_table.log_softmax(-1)[_ids[:, :-1], _ids[:, 1:]]).masked_fill(_ids[:, 1:] == nb.PAD_ID, 0.0)
     assert isinstance(_got, torch.Tensor) and _got.shape == _want.shape and torch.allclose(_got, _want, atol=1e-4), "on a GPU the NLLs differ from -log p(ids[:, t+1] | ids[:, :t+1]) (0.0 at padding targets)"
+
+
+def q3_nll_4(nb):
+    _table, _m = _bigram(nb, 9, 4, 1e4)   # a confident model: logits of magnitude ~10,000
+    _ids = torch.tensor([[2, 4, 5, 6, 3], [2, 7, 3, 0, 0]])
+    _got = nb.next_token_nll(_m, _ids, 0)
+    _want = (-_table.double().log_softmax(-1)[_ids[:, :-1], _ids[:, 1:]]).masked_fill(_ids[:, 1:] == 0, 0.0)
+    _p = _float64_problem(_got, _want, rtol=1e-5, atol=1e-3)
+    assert _p is None, f"with confident logits (magnitude ~10,000) the NLLs are wrong: {_p}. Compute them stably (F.cross_entropy or log_softmax): the log of a softmax is -inf where a probability underflows to 0"
 
 
 def q4_decay_1(nb):
