@@ -1,4 +1,4 @@
-"""Multi30k (German-English) and CoLA download, verification and loading, and the synthetic
+"""Multi30k (German-English), CoLA and WordNet download, verification and loading, and the synthetic
 number-words task.
 
 The raw files come from each dataset's public repository, pinned to one commit, and every
@@ -13,7 +13,10 @@ Where the files come from, in order:
    for offline machines and classrooms. It may hold the files themselves, or one subfolder per
    dataset (``multi30k/``, ``cola/``), so one mirror serves every dataset; a CoLA file may also
    be there gzip-compressed (``in_domain_train.tsv.gz``), as it is verified after decompression;
-3. the public source (``MULTI30K_URL``, ``COLA_URL``).
+3. the public source (``MULTI30K_URL``, ``COLA_URL``, ``WORDNET_URL``).
+
+WordNet is read from Debian's ``wordnet-base`` files (``/usr/share/wordnet``) where they are installed;
+elsewhere from Princeton's tarball, fetched as above.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ import gzip
 import hashlib
 import os
 import random
+import re
 import shutil
+import tarfile
 import tempfile
 import urllib.error
 import urllib.request
@@ -71,6 +76,15 @@ COLA_SHA256 = {
 }
 COLA_SPLITS = {"train": "in_domain_train", "in_domain_dev": "in_domain_dev", "out_of_domain_dev": "out_of_domain_dev"}
 
+WORDNET_URL = "https://wordnetcode.princeton.edu/3.0/"
+# sha256 of Princeton's WordNet-3.0.tar.bz2, as pinned by Homebrew's formula (homebrew-core, Formula/w/wordnet.rb)
+# and Arch's AUR PKGBUILD for wordnet. Princeton serves the same release as WordNet-3.0.tar.gz too; no recipe we
+# could read pins that one, so the course fetches the .tar.bz2.
+WORDNET_SHA256 = {"WordNet-3.0.tar.bz2": "6c492d0c7b4a40e7674d088191d3aa11f373bb1da60762e098b8ee2dda96ef22"}
+WORDNET_TARBALL = "WordNet-3.0.tar.bz2"
+WORDNET_FILES = ("data.noun", "data.verb", "data.adj", "data.adv")   # one file per part of speech, read in this order
+DEBIAN_WORDNET = Path("/usr/share/wordnet")                          # where Debian's wordnet-base installs them
+
 
 @dataclass(frozen=True)
 class _Source:
@@ -87,6 +101,7 @@ class _Source:
 SOURCES = {
     "multi30k": _Source("Multi30k", "multi30k", MULTI30K_URL, SHA256),
     "cola": _Source("CoLA", "cola", COLA_URL, COLA_SHA256, gz_in_mirror=True),
+    "wordnet": _Source("WordNet", "wordnet", WORDNET_URL, WORDNET_SHA256),
 }
 
 
@@ -290,6 +305,79 @@ def load_cola(splits=tuple(COLA_SPLITS), data_dir=None, mirror=None, limit: int 
         columns = read_cola(fetch_file(f"{COLA_SPLITS[split]}.tsv", data_dir, mirror, dataset="cola"))
         out[split] = Dataset.from_dict({k: v[:limit] for k, v in columns.items()})
     return DatasetDict(out)
+
+
+def wordnet_glosses(lines) -> list[str]:
+    """The glosses of a WordNet ``data.*`` file given as its lines, in file order (wndb(5): every synset is one
+    line, its gloss the text after " | "; the licence lines at the top start with two spaces)."""
+    glosses = []
+    for i, line in enumerate(lines, 1):
+        if line.startswith("  ") or not line.strip():
+            continue
+        if " | " not in line:
+            raise DataError(f"line {i} is not a WordNet synset line (no ' | ' before a gloss): {line[:60]!r}")
+        glosses.append(line.split(" | ", 1)[1].strip())
+    return glosses
+
+
+_QUOTED = re.compile(r'"([^"]*)"')
+
+
+def split_gloss(gloss: str) -> tuple[str, list[str]]:
+    """(definition, examples) of one gloss. The examples are its double-quoted parts ("he rode horseback to
+    town"), stripped, where they hold a letter (an unbalanced quote can enclose a bare "; "); the definition is the text before the first quote, without the separator that follows it
+    (usually "; "), or "" when the gloss starts with an example."""
+    examples = [e.strip() for e in _QUOTED.findall(gloss)]
+    definition = gloss.split('"', 1)[0].strip().rstrip(";,:").strip()
+    return definition, [e for e in examples if any(c.isalpha() for c in e)]
+
+
+def _wordnet_lines(dict_dir, data_dir, mirror, timeout):
+    """{file name: its lines} of WORDNET_FILES: from ``dict_dir`` (default: Debian's, where all four files are
+    installed), else from Princeton's tarball (fetched, sha256-checked and kept like the other datasets)."""
+    folder = Path(dict_dir) if dict_dir is not None else DEBIAN_WORDNET
+    if all((folder / name).is_file() for name in WORDNET_FILES):
+        return {name: (folder / name).read_text(encoding="utf-8").splitlines() for name in WORDNET_FILES}
+    if dict_dir is not None:
+        missing = [name for name in WORDNET_FILES if not (folder / name).is_file()]
+        raise DataError(f"{folder} lacks WordNet's {', '.join(missing)}; pass a folder holding all of "
+                        f"{', '.join(WORDNET_FILES)}, or dict_dir=None to use Princeton's tarball")
+    tarball = fetch_file(WORDNET_TARBALL, data_dir, mirror, timeout, dataset="wordnet")
+    found = {}
+    try:
+        with tarfile.open(tarball, "r:bz2") as tar:
+            for member in tar:
+                name = member.name.rsplit("/", 1)[-1]
+                if member.isfile() and member.name.endswith("/dict/" + name) and name in WORDNET_FILES:
+                    found[name] = tar.extractfile(member).read().decode("utf-8").splitlines()
+    except (tarfile.TarError, OSError, EOFError, UnicodeDecodeError) as exc:
+        raise DataError(f"{tarball} passed its checksum but cannot be read ({exc})") from exc
+    if len(found) < len(WORDNET_FILES):
+        raise DataError(f"{tarball} has no dict/{', dict/'.join(sorted(set(WORDNET_FILES) - set(found)))}")
+    return found
+
+
+def load_wordnet(part: str = "examples", dict_dir=None, data_dir=None, mirror=None, timeout: float = 60.0) -> list[str]:
+    """WordNet 3.0's example sentences (``part="examples"``) or definitions (``part="definitions"``), distinct,
+    in the order of first appearance (nouns, verbs, adjectives, adverbs; within a file, synsets in file order).
+
+    Read from ``dict_dir`` if given (a folder with ``data.noun``, ``data.verb``, ``data.adj``, ``data.adv``),
+    else from Debian's ``wordnet-base`` files where they are installed (``/usr/share/wordnet``), else from
+    Princeton's WordNet-3.0 tarball, downloaded once into ``data_dir`` and checked against its sha256 (``mirror``
+    and ``$SEQCOURSE_DATA_MIRROR`` as for the other datasets; a mirror may keep it in a subfolder ``wordnet/``).
+    Debian's files are regenerated from WordNet's sources and differ from the tarball's in whitespace and a few
+    quotation marks (data/README.md).
+    """
+    if part not in ("examples", "definitions"):
+        raise DataError(f"part must be 'examples' or 'definitions', got {part!r}")
+    lines = _wordnet_lines(dict_dir, data_dir, mirror, timeout)
+    seen = {}
+    for name in WORDNET_FILES:
+        for gloss in wordnet_glosses(lines[name]):
+            definition, examples = split_gloss(gloss)
+            for text in (examples if part == "examples" else [definition] if definition else []):
+                seen.setdefault(text, None)
+    return list(seen)
 
 
 # --- number words -> digits -------------------------------------------------------------
