@@ -122,10 +122,11 @@ def test_answers_right_only_in_types_and_shapes_earn_nothing(master, nb):
     m = master(nb)
     assert set(SPECS[nb].GARBAGE) == set(SPECS[nb].ALTERNATIVES), "one shape-only answer per autograded question"
     earned, total, reports = 0.0, 0.0, []
-    for question, body in sorted(SPECS[nb].GARBAGE.items()):
-        test = m.run(question, with_body(m.solution(question), body))
-        earned, total = earned + test.score, total + test.question.points
-        reports.append(f"{question}: {test.score:g} of {test.question.points:g}\n{report(test)}")
+    for question, bodies in sorted(SPECS[nb].GARBAGE.items()):
+        for body in [bodies] if isinstance(bodies, str) else bodies:  # one answer, or several (constant, zeros, ...)
+            test = m.run(question, with_body(m.solution(question), body))
+            earned, total = earned + test.score, total + test.question.points
+            reports.append(f"{question}: {test.score:g} of {test.question.points:g}\n{report(test)}")
     _garbage_share[nb] = earned / total
     assert earned == 0, f"shape-only answers earn {earned:g} of {total:g} points (a point must mean some value was right):\n" + "\n".join(reports)
     readme_row_is_current(nb)

@@ -242,18 +242,25 @@ return torch.zeros(x.shape[0], self.hidden_size)
 
 # answers right only in types and shapes (zeros, constants, inputs passed through): together they must earn
 # at most a tenth of the notebook's autograded points
-GARBAGE = {
-    "q1_rnn_cell": "return torch.zeros_like(h)",
-    "q2_rnn": """
+GARBAGE = {   # per question an answer right only in types and shapes: zeros, and a constant that looks like an activation's
+    "q1_rnn_cell": ["return torch.zeros_like(h)", "return torch.tanh(torch.ones_like(h))"],
+    "q2_rnn": ["""
 B, T, _ = x.shape
 return x.new_zeros(B, T, self.hidden_size), x.new_zeros(B, self.hidden_size)
-""",
-    "q3_lstm_cell": "return torch.zeros_like(h), c",
-    "q4_lstm": """
+""", """
+B, T, _ = x.shape
+return torch.tanh(x.new_ones(B, T, self.hidden_size)), torch.tanh(x.new_ones(B, self.hidden_size))
+"""],
+    "q3_lstm_cell": ["return torch.zeros_like(h), c", "return torch.tanh(torch.ones_like(h)), torch.ones_like(c)"],
+    "q4_lstm": ["""
 B, T, _ = x.shape
 zeros = x.new_zeros(B, self.hidden_size)
 return x.new_zeros(B, T, self.hidden_size), (zeros, zeros)
-""",
+""", """
+B, T, _ = x.shape
+ones = torch.tanh(x.new_ones(B, self.hidden_size))
+return torch.tanh(x.new_ones(B, T, self.hidden_size)), (ones, ones)
+"""],
     "q5_early_grad": "return 1.0",
     "q6_lm": """
 emb = self.embedding(tokens)
