@@ -221,13 +221,12 @@ def float64_problem(got, want, rtol: float = 1e-4, atol: float = 1e-5) -> str | 
     if tuple(got.shape) != tuple(want.shape):
         return f"it returned shape {tuple(got.shape)}, expected {tuple(want.shape)}"
     got = got.detach().to("cpu", torch.float64)
-    finite = torch.isfinite(want)
-    wrong = torch.where(finite, (got - want).abs().nan_to_num(float("inf")) > atol + rtol * want.abs(),
-                        (got != want) & ~(got.isnan() & want.isnan()))
-    if not bool(wrong.any()):
+    excess = ((got - want).abs() - atol - rtol * want.abs()).nan_to_num(float("inf"))   # > 0: outside the tolerance
+    excess = torch.where(torch.isfinite(want), excess, ((got != want) & ~(got.isnan() & want.isnan())).double())
+    if not bool((excess > 0).any()):
         return None
-    blown = wrong & ~torch.isfinite(got)   # inf or NaN first: the overflow, not its consequences
-    i = tuple(int(j) for j in (blown if bool(blown.any()) else wrong).nonzero()[0])
+    blown = (excess > 0) & ~torch.isfinite(got)   # inf or NaN first: the overflow, not its consequences
+    i = tuple(int(j) for j in (blown.nonzero()[0] if bool(blown.any()) else (excess == excess.max()).nonzero()[0]))
     return f"it returned {float(got[i]):.6g} where float64 gives {float(want[i]):.6g}" + (f" (at {list(i)})" if i else "")
 
 

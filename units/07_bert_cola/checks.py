@@ -10,6 +10,8 @@ import math
 import torch
 import torch.nn.functional as F
 
+from seqcourse.testing import float64_problem as _float64_problem
+
 _V = 400
 # a correct mask_tokens (BERT's 80/10/10), swapped in so that a check of the loss does not depend on question 4
 _REF_MASK_TOKENS = """
@@ -461,6 +463,23 @@ def q5_mlm_loss_5(nb):
     _got = _grads(_loss_of, (_model, _ids, 20, 3), [torch.tensor(1.0)], _model)
     assert _got is not None, "with nothing chosen the zero loss must still be in the autograd graph (backward runs on every batch): logits.sum() * 0.0, not torch.tensor(0.0)"
     assert all(_g is None or bool(torch.isfinite(_g).all()) for _g in _got[0].values()), "with nothing chosen backward must give finite (zero) gradients, not NaN"
+
+
+def q5_mlm_loss_6(nb):
+    _Recorder = nb.standin("_Recorder")
+    _run_mlm = nb.standin("_run_mlm")
+    _ = torch.manual_seed(6)
+    _W = torch.randn(30, 30) * 1e4   # a confident model: logits of magnitude ~10,000
+    _model = _Recorder(30)
+    _ = _model.load_state_dict({"out.weight": _W})
+    _ids = torch.randint(nb.N_SPECIAL, 30, (6, 20))
+    _ids[:, 0] = nb.CLS_ID
+    with nb.sandbox.swap("mask_tokens", _REF_MASK_TOKENS):
+        _loss, _n, _inputs, _labels = _run_mlm(_model, _ids, 30, 7)
+    _chosen = _labels != nb.IGNORE
+    _want = F.cross_entropy(_W.double()[_inputs][_chosen], _ids[_chosen])
+    _p = _float64_problem(_loss, _want, rtol=1e-5, atol=1e-3)
+    assert _p is None, f"with confident logits (magnitude ~10,000) the loss is wrong: {_p}. Compute it stably (F.cross_entropy or log_softmax): the log of a softmax is -inf where a probability underflows to 0"
 
 
 def q6_from_pretrained_1(nb):
