@@ -442,3 +442,16 @@ def q6_translate_5(nb):
     _sv, _tv = nb.Vocab.build([["one", "two"]]), nb.Vocab.build([["1", "2"]])
     _res = nb.translate(_Stub(), ["one-two-one", "two", "two-two"], _sv, _tv, tokenize=_dash_split, max_len=9)
     assert _res == [["1"] * 5, ["1"] * 3, ["1"] * 4], f"with tokenize splitting at dashes a stand-in that writes one '1' per source id gave {_res}, expected {[['1'] * 5, ['1'] * 3, ['1'] * 4]}: split each sentence with the tokenize argument (not str.split)"
+
+
+def q6_translate_6(nb):
+    _Stub = nb.standin("_LengthStub")
+    _sv, _tv = nb.Vocab.build([["one", "two"]]), nb.Vocab.build([["1", "2"]])
+    try:
+        _none = nb.translate(_Stub(), [], _sv, _tv)
+    except Exception as _e:
+        raise AssertionError(f"translate(model, [], ...) raised {type(_e).__name__}: {_e}. With no sentences there is no batch to pad: "
+                             "return [] (pad each batch of at most batch_size sentences, not all sentences at once)") from None
+    assert _none == [], f"with no sentences translate must return [], got {_none!r}"
+    _res = nb.translate(_Stub(), ["", "one"], _sv, _tv, batch_size=1)
+    assert _res == [["1"] * 2, ["1"] * 3], f"an empty sentence (only <sos> <eos>) and another, one per batch (batch_size=1): a stand-in that writes one '1' per source id gave {_res}, expected [['1', '1'], ['1', '1', '1']]: encode every sentence as in training, even an empty one"

@@ -109,6 +109,11 @@ MUTANTS = [
       "greedy_decode(model, ids, lengths, max_len)", "model's device"),
     M("q6_translate", "sentences sorted by length, order not restored", "result = []\n",
       "sentences = sorted(sentences, key=lambda s: len(tokenize(s)))\n    result = []\n", "input order"),
+    M("q6_translate", "all sentences padded into one batch first (fails with no sentences)",
+      "    for i in range(0, len(sentences), batch_size):\n        ids, lengths = pad_batch([src_vocab.encode(tokenize(s)) for s in sentences[i:i + batch_size]], PAD_ID)",
+      "    all_ids, all_lengths = pad_batch([src_vocab.encode(tokenize(s)) for s in sentences], PAD_ID)\n"
+      "    for i in range(0, len(sentences), batch_size):\n        ids, lengths = all_ids[i:i + batch_size], all_lengths[i:i + batch_size]",
+      "no batch to pad"),
     M("q6_translate", "padded length passed as every length", "lengths, max_len)", "torch.full_like(lengths, ids.size(1)), max_len)", "exactly"),
     M("q6_translate", "sentences encoded without <sos>/<eos>", "src_vocab.encode(tokenize(s))",
       "src_vocab.encode(tokenize(s), sos_eos=False)", "<sos>/<eos>"),
