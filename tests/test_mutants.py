@@ -123,7 +123,7 @@ def test_answers_right_only_in_types_and_shapes_earn_nothing(master, nb):
     assert set(SPECS[nb].GARBAGE) == set(SPECS[nb].ALTERNATIVES), "one shape-only answer per autograded question"
     earned, total, reports = 0.0, 0.0, []
     for question, bodies in sorted(SPECS[nb].GARBAGE.items()):
-        for body in [bodies] if isinstance(bodies, str) else bodies:  # one answer, or several (constant, zeros, ...)
+        for body in bodies if isinstance(bodies, list) else [bodies]:  # a list: several answers (zeros, a constant, ...)
             test = m.run(question, with_body(m.solution(question), body))
             earned, total = earned + test.score, total + test.question.points
             reports.append(f"{question}: {test.score:g} of {test.question.points:g}\n{report(test)}")
