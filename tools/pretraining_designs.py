@@ -26,6 +26,9 @@ sentences that no corpus contains.
 Runs go to a pool of processes (one torch thread each; all on the GPU where there is one). The results file is
 rewritten after every finished run; at ``--budget-s`` the pool is stopped and the file says which runs did not
 finish. ``--smoke``: the notebook's smoke sizes (SEQCOURSE_SMOKE=1), for a check in minutes on a CPU.
+
+Measured at 5be5ba7: the full sweep (6 pretrainings, 216 classifiers) took 432 s on one NVIDIA H200 with 16 workers
+(16 CPU cores, torch 2.11.0+cu130, bf16 autocast); the smoke run 101 s on 2 CPU workers.
 """
 
 from __future__ import annotations
