@@ -5,6 +5,7 @@ one made here, and ``nb.rule``). The master's hidden test cells call them; they 
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import torch
@@ -470,3 +471,158 @@ def q7_gpt2_3(nb):
 def q7_gpt2_4(nb):
     _gpt2_check(nb, 4, 8, 1, 2, "transformer.")
     _gpt2_check(nb, 5, 8, 5, 4, "")
+
+
+# ---------------------------------------------------------------- q8: a Llama-family checkpoint
+
+# correct RMSNorm, SwiGLU and grouped-query attention in other styles, swapped in with _REF_ROPE where question 8 is
+# checked: this checks the conversion, not questions 1-5
+_REF_PARTS = {"rope": _REF_ROPE, "RMSNorm": '''
+class RMSNorm(nn.Module):
+    def __init__(self, d_model, eps=1e-6):
+        super().__init__()
+        self.eps, self.weight = eps, nn.Parameter(torch.ones(d_model))
+
+    def forward(self, x):
+        z = x.float()
+        return (z / z.square().mean(-1, keepdim=True).add(self.eps).sqrt() * self.weight.float()).to(x.dtype)
+''', "SwiGLU": '''
+class SwiGLU(nn.Module):
+    def __init__(self, d_model, d_hidden):
+        super().__init__()
+        self.W, self.V = nn.Linear(d_model, d_hidden, bias=False), nn.Linear(d_model, d_hidden, bias=False)
+        self.W2 = nn.Linear(d_hidden, d_model, bias=False)
+
+    def forward(self, x):
+        return self.W2(F.silu(self.W(x)) * self.V(x))
+''', "GroupedQueryAttention": '''
+class GroupedQueryAttention(nn.Module):
+    def __init__(self, d_model, n_heads, n_kv_heads, base=10000.0):
+        super().__init__()
+        self.h, self.h_kv, self.d_k, self.base = n_heads, n_kv_heads, d_model // n_heads, base
+        self.W_q = nn.Linear(d_model, d_model, bias=False)
+        self.W_k = nn.Linear(d_model, n_kv_heads * self.d_k, bias=False)
+        self.W_v = nn.Linear(d_model, n_kv_heads * self.d_k, bias=False)
+        self.W_o = nn.Linear(d_model, d_model, bias=False)
+
+    def forward(self, x, cache=None):
+        B, T, D = x.shape
+        t = 0 if cache is None else cache[0].size(2)
+        q = self.W_q(x).view(B, T, self.h, self.d_k).transpose(1, 2)
+        k = self.W_k(x).view(B, T, self.h_kv, self.d_k).transpose(1, 2)
+        v = self.W_v(x).view(B, T, self.h_kv, self.d_k).transpose(1, 2)
+        if self.base is not None:
+            q, k = rope(q, t, self.base), rope(k, t, self.base)
+        if cache is not None:
+            k, v = torch.cat([cache[0], k], 2), torch.cat([cache[1], v], 2)
+        g = self.h // self.h_kv
+        mask = torch.ones(T, t + T, dtype=torch.bool, device=x.device).tril(t)
+        out = F.scaled_dot_product_attention(q, k.repeat_interleave(g, 1), v.repeat_interleave(g, 1), attn_mask=mask)
+        return self.W_o(out.transpose(1, 2).reshape(B, T, D)), (k, v)
+'''}
+
+_LLAMA_HINT = ("within each head, Hugging Face's rows j and j + d_k/2 (rotate_half) must become rows 2j and 2j + 1: reorder "
+               "q_proj's rows within each of the n_h heads and k_proj's within each of the n_kv key/value heads")
+_NAMES_HINT = ("input_layernorm -> norm1, post_attention_layernorm -> norm2, mlp.gate_proj -> ff.W, mlp.up_proj -> ff.V, "
+               "mlp.down_proj -> ff.W2, v_proj and o_proj as they are (only q_proj's and k_proj's rows move); eps = rms_norm_eps")
+
+
+def _llama_config(config):
+    # (n_h, n_kv, RoPE base, RMSNorm epsilon, tied) of a Llama configuration, LlamaConfig's defaults where a key is missing
+    n_h = config["num_attention_heads"]
+    rope = config.get("rope_parameters") or {}
+    return (n_h, config.get("num_key_value_heads") or n_h, config.get("rope_theta", rope.get("rope_theta", 10000.0)),
+            config.get("rms_norm_eps", 1e-6), config.get("tie_word_embeddings", False))
+
+
+def _llama_logits(hf, config, ids):
+    # Hugging Face's LlamaForCausalLM in float64, from its weights: RoPE on the two halves of each head (rotate_half)
+    sd = {k.removeprefix("model."): v.double() for k, v in hf.items()}
+    n_h, n_kv, base, eps, tied = _llama_config(config)
+    d = config["hidden_size"]
+    d_k, (B, T) = d // n_h, ids.shape
+    angle = torch.arange(T, dtype=torch.float64)[:, None] * base ** (-torch.arange(0, d_k, 2, dtype=torch.float64) / d_k)
+    cos, sin = torch.cat([angle, angle], -1).cos(), torch.cat([angle, angle], -1).sin()
+
+    def rotate(z):
+        return z * cos + torch.cat([-z[..., d_k // 2:], z[..., : d_k // 2]], -1) * sin
+
+    def rms(z, w):
+        return z * torch.rsqrt(z.pow(2).mean(-1, keepdim=True) + eps) * w
+
+    def heads(z, n):
+        return z.view(B, T, n, d_k).transpose(1, 2)
+    x = sd["embed_tokens.weight"][ids]
+    for i in range(config["num_hidden_layers"]):
+        p = f"layers.{i}."
+        h = rms(x, sd[p + "input_layernorm.weight"])
+        q = rotate(heads(h @ sd[p + "self_attn.q_proj.weight"].T, n_h))
+        k = rotate(heads(h @ sd[p + "self_attn.k_proj.weight"].T, n_kv)).repeat_interleave(n_h // n_kv, 1)
+        v = heads(h @ sd[p + "self_attn.v_proj.weight"].T, n_kv).repeat_interleave(n_h // n_kv, 1)
+        scores = (q @ k.transpose(-2, -1) / math.sqrt(d_k)).masked_fill(~torch.ones(T, T, dtype=torch.bool).tril(), float("-inf"))
+        x = x + (scores.softmax(-1) @ v).transpose(1, 2).reshape(B, T, d) @ sd[p + "self_attn.o_proj.weight"].T
+        h = rms(x, sd[p + "post_attention_layernorm.weight"])
+        x = x + (F.silu(h @ sd[p + "mlp.gate_proj.weight"].T) * (h @ sd[p + "mlp.up_proj.weight"].T)) @ sd[p + "mlp.down_proj.weight"].T
+    return rms(x, sd["norm.weight"]) @ sd["embed_tokens.weight" if tied else "lm_head.weight"].T
+
+
+def _llama_check(nb, seed, config, where, prefix="model.", lm_head=None, buffers=False, dtype=torch.float32, emb_scale=1.0):
+    # llama_decoder on a random checkpoint of this configuration, against Hugging Face's computation; returns the model
+    n_h, n_kv, _, _, tied = _llama_config(config)
+    d, L, V = config["hidden_size"], config["num_hidden_layers"], config["vocab_size"]
+    _hf = nb.here("_tiny_llama")(seed, d, L, n_h, n_kv, config["intermediate_size"], V, prefix,
+                                 (not tied) if lm_head is None else lm_head, buffers, dtype, emb_scale)
+    _ids = torch.randint(0, V, (2, 9), generator=torch.Generator().manual_seed(seed))
+    with contextlib.ExitStack() as _stack:
+        for _name, _source in _REF_PARTS.items():
+            _stack.enter_context(nb.sandbox.swap(_name, _source))
+        try:
+            _m = nb.llama_decoder(_hf, config)
+            _got = _m(_ids)
+        except Exception as _e:
+            raise AssertionError(f"{where}: llama_decoder fails ({type(_e).__name__}: {str(_e)[:300]}): build "
+                                 "ModernDecoder at the configuration's sizes (tied=tie_word_embeddings) and load exactly its "
+                                 "names; names come with or without the prefix model.; skip buffers such as "
+                                 "rotary_emb.inv_freq") from None
+    _want = _llama_logits(_hf, config, _ids)
+    assert isinstance(_got, torch.Tensor) and tuple(_got.shape) == (2, 9, V), f"{where}: the model must give logits (B, T, vocab_size) = (2, 9, {V})"
+    assert _got.dtype == torch.float32, f"{where}: the model must compute in float32 whatever the checkpoint's dtype, got {_got.dtype} (load_state_dict converts; no .to(dtype))"
+    assert torch.allclose(_got[:, 0].double(), _want[:, 0], atol=1e-3, rtol=1e-4), f"{where}: at position 0 (no rotation) the logits differ from Hugging Face's: {_NAMES_HINT}; the output layer is the embedding only if tie_word_embeddings"
+    assert torch.allclose(_got.double(), _want, atol=1e-3, rtol=1e-4), f"{where}: position 0 is right but later positions differ from Hugging Face's: {_LLAMA_HINT}; base = rope_theta (or rope_parameters['rope_theta'])"
+    return _m
+
+
+def _llama(d, L, n_h, n_kv, d_hidden=24, vocab=13, **more):
+    return {"vocab_size": vocab, "hidden_size": d, "intermediate_size": d_hidden, "num_hidden_layers": L,
+            "num_attention_heads": n_h, "num_key_value_heads": n_kv, **more}
+
+
+def q8_llama_1(nb):
+    _llama_check(nb, 1, _llama(32, 2, 4, 2, rms_norm_eps=0.02, rope_theta=300.0, tie_word_embeddings=True),
+                 "4 query and 2 key/value heads, tied, names with model.")
+    _llama_check(nb, 2, _llama(48, 3, 6, 3, 40, rms_norm_eps=1e-5, rope_parameters={"rope_theta": 2000.0, "rope_type": "default"},
+                               tie_word_embeddings=False), "6 query and 3 key/value heads, untied, names without model.", prefix="")
+    _llama_check(nb, 3, _llama(64, 2, 4, 1, rms_norm_eps=0.01, rope_theta=10000.0, tie_word_embeddings=True),
+                 "one key/value head (d_k = 16), tied, a state_dict() that lists lm_head.weight", lm_head="tied")
+
+
+def q8_llama_2(nb):
+    _m = _llama_check(nb, 4, _llama(16, 12, 2, 1, 20, rms_norm_eps=1e-5, rope_theta=100000.0, tie_word_embeddings=True),
+                      "as a published file: 12 blocks, bfloat16, rotary_emb.inv_freq buffers", buffers=True, dtype=torch.bfloat16)
+    assert _m.training is False, "llama_decoder must return the model in eval mode (model.eval())"
+
+
+def q8_llama_3(nb):
+    _llama_check(nb, 5, {"vocab_size": 13, "hidden_size": 24, "intermediate_size": 32, "num_hidden_layers": 2,
+                         "num_attention_heads": 3, "hidden_act": "silu", "max_position_embeddings": 64},
+                 "a configuration without num_key_value_heads, rope_theta, rms_norm_eps and tie_word_embeddings (LlamaConfig's "
+                 "defaults: n_kv = n_h, base 10000, eps 1e-6, untied)", prefix="", emb_scale=1e-3)
+
+
+def q8_llama_4(nb):
+    _llama_check(nb, 6, _llama(16, 2, 2, 1, 20, rms_norm_eps=1e-5, rope_parameters={"rope_theta": 500.0, "rope_type": "default"},
+                               tie_word_embeddings=False), "2 query heads and 1 key/value head, untied", prefix="")
+    _untouched = nb.standin("_llama_untouched")
+    for _prefix, _tied in (("model.", True), ("", False)):
+        _found = _untouched(_prefix, _tied)
+        assert not _found, f"llama_decoder changed the caller's dictionaries: {_found} (read from them; build new tensors and a new dict; no pop, del or in-place writes)"

@@ -18,6 +18,11 @@ ATT = "out, _ = scaled_dot_product_attention(q, k.repeat_interleave(g, dim=1), v
 SIZE = "torch.empty(0, dtype=dtype).element_size()"
 QKV = 'out[dst + f"attn.{name}.weight"], out[dst + f"attn.{name}.bias"] = w.T, b'
 MLP = 'out[dst + ours + ".weight"], out[dst + ours + ".bias"] = sd[src + theirs + ".weight"].T, sd[src + theirs + ".bias"]'
+LAYER_Q = 'ours[dst + "attn.W_q.weight"] = pairs(sd[src + "self_attn.q_proj.weight"], n_h)'
+LAYER_K = 'ours[dst + "attn.W_k.weight"] = pairs(sd[src + "self_attn.k_proj.weight"], n_kv)'
+BASE = 'base = config.get("rope_theta", (config.get("rope_parameters") or {}).get("rope_theta", 10000.0))'
+TIED = 'tied, n_layers = config.get("tie_word_embeddings", False), config["num_hidden_layers"]'
+HEAD = 'if not tied:\n        ours["lm_head.weight"] = sd["lm_head.weight"]'
 MUTANTS = [
     # q1: RMSNorm
     M("q1_rmsnorm", "computed in x's dtype (float16 overflows)", "x32 = x.float()", "x32 = x", "compute in float32"),
@@ -124,8 +129,41 @@ MUTANTS = [
       'sd = hf\n    for name in [n for n in hf if n.startswith("transformer.")]:\n        sd[name.removeprefix("transformer.")] = sd.pop(name)',
       "changed the caller's dictionary"),
     M("q7_gpt2", "MLP weights transposed in place", MLP, MLP.replace('".weight"].T', '".weight"].t_()'), "changed the caller's dictionary"),
+    # q8: a Llama-family checkpoint
+    M("q8_llama", "rows not reordered (Hugging Face's rotate-half layout kept)", (LAYER_Q, LAYER_K),
+      (LAYER_Q.replace('pairs(sd[src + "self_attn.q_proj.weight"], n_h)', 'sd[src + "self_attn.q_proj.weight"]'),
+       LAYER_K.replace('pairs(sd[src + "self_attn.k_proj.weight"], n_kv)', 'sd[src + "self_attn.k_proj.weight"]')), "rows 2j and 2j + 1", public=True),
+    M("q8_llama", "rows reordered the other way (as the conversion script does, from Meta's layout)",
+      "w.reshape(heads, 2, d_k // 2, -1)", "w.reshape(heads, d_k // 2, 2, -1)", "rows 2j and 2j + 1", public=True),
+    M("q8_llama", "keys reordered as n_h heads", LAYER_K, LAYER_K.replace("n_kv)", "n_h)"), "size mismatch", public=True),
+    M("q8_llama", "whole matrix reordered, not within heads", "w.reshape(heads, 2, d_k // 2, -1).transpose(1, 2).reshape(heads * d_k, -1)",
+      "w.reshape(2, heads * d_k // 2, -1).transpose(0, 1).reshape(heads * d_k, -1)", "within each head", public=True),
+    M("q8_llama", "gate and up swapped", '("mlp.gate_proj", "ff.W"),\n                             ("mlp.up_proj", "ff.V")',
+      '("mlp.gate_proj", "ff.V"),\n                             ("mlp.up_proj", "ff.W")', "mlp.gate_proj -> ff.W", public=True),
+    M("q8_llama", "the two norms swapped", '("input_layernorm", "norm1"),\n                             ("post_attention_layernorm", "norm2")',
+      '("input_layernorm", "norm2"),\n                             ("post_attention_layernorm", "norm1")', "input_layernorm -> norm1", public=True),
+    M("q8_llama", "values reordered too", (LAYER_K, '("self_attn.v_proj", "attn.W_v"), '),
+      (LAYER_K + '\n        ours[dst + "attn.W_v.weight"] = pairs(sd[src + "self_attn.v_proj.weight"], n_kv)', ""), "v_proj and o_proj as they are", public=True),
+    M("q8_llama", "epsilon left at its default", 'eps=config.get("rms_norm_eps", 1e-6), ', "", "rms_norm_eps", public=True),
+    M("q8_llama", "base left at its default", "rope_base=base, ", "", "rope_theta", public=True),
+    M("q8_llama", "rope_parameters not read (configurations of transformers 5)", BASE, 'base = config.get("rope_theta", 10000.0)',
+      "rope_parameters", public=True),
+    M("q8_llama", "output layer always tied", TIED, TIED.replace('config.get("tie_word_embeddings", False)', "True"), "tied=False", public=True),
+    M("q8_llama", "lm_head.weight kept whenever present", HEAD, 'if "lm_head.weight" in sd:\n        ours["lm_head.weight"] = sd["lm_head.weight"]',
+      "Unexpected key(s) in state_dict: \"lm_head.weight\"", public=True),
+    M("q8_llama", "the prefix always cut", 'name.removeprefix("model.")', 'name[len("model."):]', "KeyError: 'embed_tokens.weight'", public=True),
+    M("q8_llama", "blocks counted from one digit of the names", "for i in range(n_layers):",
+      'for i in range(1 + max(int(name[len("layers.")]) for name in sd if name.startswith("layers."))):', 'Missing key(s) in state_dict: "blocks.10.', public=True),
+    M("q8_llama", "not in eval mode", "return model.eval()", "return model", "eval mode", public=True),
+    M("q8_llama", "the prefix moved in the caller's dictionary", 'sd = {name.removeprefix("model."): w for name, w in hf.items()}',
+      'sd = hf\n    for name in [n for n in hf if n.startswith("model.")]:\n        sd[name.removeprefix("model.")] = sd.pop(name)',
+      "changed the caller's"),
+    M("q8_llama", "num_key_value_heads required", 'config.get("num_key_value_heads") or n_h', 'config["num_key_value_heads"]',
+      "without num_key_value_heads"),
+    M("q8_llama", "default epsilon 1e-5", 'config.get("rms_norm_eps", 1e-6)', 'config.get("rms_norm_eps", 1e-5)', "eps 1e-6"),
+    M("q8_llama", "tied by default", TIED, TIED.replace('("tie_word_embeddings", False)', '("tie_word_embeddings", True)'), "untied"),
+    M("q8_llama", "kept in the checkpoint's dtype", "return model.eval()", 'return model.to(sd["embed_tokens.weight"].dtype).eval()', "float32"),
 ]
-
 ALTERNATIVES = {
     "q1_rmsnorm": """
 xf = x.to(torch.float32)
@@ -193,6 +231,42 @@ for name, w in hf.items():
         out[f"{block}{rename[module]}.{kind}"] = w.t() if kind == "weight" and module not in ("ln_1", "ln_2") else w
 return out
 """,
+    "q8_llama": """
+import re
+heads, width = config["num_attention_heads"], config["hidden_size"]
+kv_heads = config.get("num_key_value_heads", heads) or heads
+rope = config.get("rope_parameters") or {}
+theta = config["rope_theta"] if "rope_theta" in config else rope.get("rope_theta", 10000.0)
+tie = bool(config.get("tie_word_embeddings", False))
+dk = width // heads
+order = torch.arange(dk).view(2, dk // 2).t().reshape(-1)      # 0, dk/2, 1, dk/2 + 1, ...
+rename = {"input_layernorm": "norm1", "post_attention_layernorm": "norm2", "self_attn.q_proj": "attn.W_q",
+          "self_attn.k_proj": "attn.W_k", "self_attn.v_proj": "attn.W_v", "self_attn.o_proj": "attn.W_o",
+          "mlp.gate_proj": "ff.W", "mlp.up_proj": "ff.V", "mlp.down_proj": "ff.W2"}
+new = {}
+for name, w in hf.items():
+    key = name[6:] if name.startswith("model.") else name
+    hit = re.fullmatch(r"layers\\.(\\d+)\\.(.+)\\.weight", key)
+    if key == "embed_tokens.weight":
+        new["tok_emb.weight"] = w
+    elif key == "norm.weight":
+        new["norm.weight"] = w
+    elif key == "lm_head.weight":
+        if not tie:
+            new["lm_head.weight"] = w
+    elif hit and hit.group(2) in rename:
+        part = hit.group(2)
+        if part in ("self_attn.q_proj", "self_attn.k_proj"):
+            w = w.view(-1, dk, width)[:, order].reshape(-1, width)
+        new[f"blocks.{hit.group(1)}.{rename[part]}.weight"] = w
+model = ModernDecoder(config["vocab_size"], width, heads, kv_heads, config["num_hidden_layers"], config["intermediate_size"],
+                      rope_base=theta, eps=config.get("rms_norm_eps", 1e-6), tied=tie)
+model.eval()
+with torch.no_grad():
+    for name, p in model.named_parameters():
+        p.copy_(new[name])
+return model
+""",
 }
 
 MORE_ALTERNATIVES = {
@@ -208,6 +282,36 @@ angle = torch.arange(offset, offset + x.size(-2), dtype=torch.float32, device=x.
 z = torch.view_as_complex(x.float().reshape(*x.shape[:-1], d // 2, 2).contiguous())
 return torch.view_as_real(z * torch.polar(torch.ones_like(angle), angle)).flatten(-2).to(x.dtype)
 """],
+    "q8_llama": ["""
+cfg = dict(config)
+n_heads = cfg["num_attention_heads"]
+n_kv = cfg.get("num_key_value_heads") or n_heads
+base = (cfg.get("rope_parameters") or {}).get("rope_theta", cfg.get("rope_theta", 10000.0))
+d = cfg["hidden_size"]
+half = d // n_heads // 2
+
+def interleave(w, n):
+    w = w.float().view(n, 2, half, d)
+    return torch.stack((w[:, 0], w[:, 1]), dim=2).reshape(n * 2 * half, d)
+
+get = lambda key: hf[key] if key in hf else hf["model." + key]
+state = {"tok_emb.weight": get("embed_tokens.weight"), "norm.weight": get("norm.weight")}
+tied = cfg.get("tie_word_embeddings", False)
+if not tied:
+    state["lm_head.weight"] = hf["lm_head.weight"]
+for layer in range(cfg["num_hidden_layers"]):
+    at = lambda part: get(f"layers.{layer}.{part}.weight")
+    state.update({f"blocks.{layer}.norm1.weight": at("input_layernorm"), f"blocks.{layer}.norm2.weight": at("post_attention_layernorm"),
+                  f"blocks.{layer}.attn.W_q.weight": interleave(at("self_attn.q_proj"), n_heads),
+                  f"blocks.{layer}.attn.W_k.weight": interleave(at("self_attn.k_proj"), n_kv),
+                  f"blocks.{layer}.attn.W_v.weight": at("self_attn.v_proj"), f"blocks.{layer}.attn.W_o.weight": at("self_attn.o_proj"),
+                  f"blocks.{layer}.ff.W.weight": at("mlp.gate_proj"), f"blocks.{layer}.ff.V.weight": at("mlp.up_proj"),
+                  f"blocks.{layer}.ff.W2.weight": at("mlp.down_proj")})
+model = ModernDecoder(cfg["vocab_size"], d, n_heads, n_kv, cfg["num_hidden_layers"], cfg["intermediate_size"],
+                      rope_base=base, eps=cfg.get("rms_norm_eps", 1e-6), tied=tied)
+model.load_state_dict(state, strict=True)
+return model.eval()
+"""],
 }
 
 GARBAGE = {
@@ -219,6 +323,9 @@ GARBAGE = {
                "z = torch.zeros(B, self.h_kv, t + T, self.d_k, device=x.device)\nreturn torch.zeros_like(x), (z, z.clone())"),
     "q6_kv_bytes": "return 0",
     "q7_gpt2": "return {}",
+    "q8_llama": ("return ModernDecoder(config['vocab_size'], config['hidden_size'], config['num_attention_heads'], "
+                 "config.get('num_key_value_heads') or config['num_attention_heads'], config['num_hidden_layers'], "
+                 "config['intermediate_size'], tied=config.get('tie_word_embeddings', False)).eval()"),
 }
 
 # answers written to satisfy only the public checks: the values the public cases look at, typed in

@@ -69,16 +69,68 @@ def _gpt2_logits(hf, ids, n_heads):
     return ln(x, "ln_f") @ sd["wte.weight"].T
 
 
+def _snapshot(d):
+    # the names, tensors and values of a dictionary of tensors, to tell later what a call changed in it
+    return list(d), dict(d), {k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in d.items()}
+
+
+def _changes(d, snapshot):
+    # what was changed in the dictionary d since its snapshot: names, tensors, values
+    names, tensors, values = snapshot
+    found = []
+    if list(d) != names:
+        found.append("names were removed, added or reordered")
+    if any(d.get(k) is not t for k, t in tensors.items()):
+        found.append("a value was replaced")
+    if any(k in d and isinstance(v, torch.Tensor) and (d[k].shape != v.shape or not torch.equal(d[k], v)) for k, v in values.items()):
+        found.append("a tensor was changed in place")
+    return found
+
+
 def _gpt2_untouched(prefix):
     # what gpt2_state_dict changes in the caller's dictionary of a tiny GPT-2 (names, tensors, values)
     hf = _tiny_gpt2(7, 8, 2, 11, 6, prefix)
-    names, tensors, values = list(hf), dict(hf), {k: v.clone() for k, v in hf.items()}
+    before = _snapshot(hf)
     gpt2_state_dict(hf)  # noqa: F821 (the notebook's)
-    found = []
-    if list(hf) != names:
-        found.append("names were removed, added or reordered")
-    if any(hf.get(k) is not t for k, t in tensors.items()):
-        found.append("a tensor was replaced")
-    if any(k in hf and (hf[k].shape != v.shape or not torch.equal(hf[k], v)) for k, v in values.items()):
-        found.append("a tensor was changed in place")
-    return found
+    return _changes(hf, before)
+
+
+def _llama_untouched(prefix, tied):
+    # what llama_decoder changes in the caller's checkpoint or configuration
+    config = {"vocab_size": 11, "hidden_size": 16, "intermediate_size": 20, "num_hidden_layers": 2, "num_attention_heads": 2,
+              "num_key_value_heads": 1, "rms_norm_eps": 1e-5, "rope_parameters": {"rope_theta": 500.0, "rope_type": "default"},
+              "tie_word_embeddings": tied}
+    hf = _tiny_llama(8, 16, 2, 2, 1, 20, 11, prefix, "tied" if tied else True, True)
+    before, config_before = _snapshot(hf), str(config)
+    llama_decoder(hf, config)  # noqa: F821 (the notebook's)
+    return [f"the checkpoint: {c}" for c in _changes(hf, before)] + (["the configuration"] if str(config) != config_before else [])
+
+
+def _tiny_llama(seed, d, n_layers, n_heads, n_kv_heads, d_hidden, vocab, prefix="model.", lm_head=False, buffers=False,
+                dtype=torch.float32, emb_scale=1.0):
+    # a Llama-family checkpoint under Hugging Face's names, random (gains too); lm_head: an output layer of its own
+    # (an untied model's) or "tied" (the token embedding itself, as a tied model's state_dict() holds it); buffers:
+    # the rotary inverse frequencies that older checkpoints hold in every layer; emb_scale: token embeddings that small
+    # (RMSNorm's epsilon then matters)
+    g = torch.Generator().manual_seed(seed)
+    def r(*shape, scale=1.0):
+        return (torch.randn(*shape, generator=g) * scale / shape[-1] ** 0.5).to(dtype)
+    d_k = d // n_heads
+    emb = r(vocab, d, scale=d ** 0.5 * emb_scale)
+    sd = {prefix + "embed_tokens.weight": emb}
+    for i in range(n_layers):
+        p = f"{prefix}layers.{i}."
+        sd.update({p + "self_attn.q_proj.weight": r(n_heads * d_k, d, scale=2.0), p + "self_attn.k_proj.weight": r(n_kv_heads * d_k, d, scale=2.0),
+                   p + "self_attn.v_proj.weight": r(n_kv_heads * d_k, d), p + "self_attn.o_proj.weight": r(d, d),
+                   p + "mlp.gate_proj.weight": r(d_hidden, d), p + "mlp.up_proj.weight": r(d_hidden, d),
+                   p + "mlp.down_proj.weight": r(d, d_hidden),
+                   p + "input_layernorm.weight": (1 + 0.2 * torch.randn(d, generator=g)).to(dtype),
+                   p + "post_attention_layernorm.weight": (1 + 0.2 * torch.randn(d, generator=g)).to(dtype)})
+        if buffers:
+            sd[p + "self_attn.rotary_emb.inv_freq"] = 1.0 / 10000 ** (torch.arange(0, d_k, 2).float() / d_k)
+    sd[prefix + "norm.weight"] = (1 + 0.2 * torch.randn(d, generator=g)).to(dtype)
+    if lm_head == "tied":
+        sd["lm_head.weight"] = emb
+    elif lm_head:
+        sd["lm_head.weight"] = r(vocab, d, scale=2.0)
+    return sd

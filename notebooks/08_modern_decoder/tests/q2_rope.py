@@ -4,7 +4,7 @@ test = {   'name': 'q2_rope',
     'points': 2.5,
     'suites': [   {   'cases': [   {   'code': '>>> _x = torch.ones(1, 1, 3, 4)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _y = rope(_x)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> assert isinstance(_y, torch.Tensor) and tuple(_y.shape) == (1, 1, 3, 4), 'rope must return (B, n, T, d_k) = (1, 1, 3, 4): did you fill in the "
+                                               ">>> assert isinstance(_y, torch.Tensor) and tuple(_y.shape) == (1, 1, 3, 4), 'rope must return (B, H, T, d_k) = (1, 1, 3, 4): did you fill in the "
                                                "TODO?'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> assert torch.allclose(_y[0, 0, 0], _x[0, 0, 0]), 'position 0 is rotated by angle 0: it must come back unchanged'  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n'

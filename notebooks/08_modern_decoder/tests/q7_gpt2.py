@@ -44,21 +44,24 @@ test = {   'name': 'q7_gpt2',
                                                ">>> assert torch.allclose(_m1(_ids), _gpt2_logits(_hf1, _ids, n_heads=2), atol=0.0001), 'names without the prefix transformer. (as in the downloaded "
                                                "file) must work too, and the number of blocks comes from the names'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> _untouched = define(\'_gpt2_untouched\', \'\\nimport torch\\ndef _tiny_gpt2(seed, d, n_layers, vocab, n_positions, prefix=""):\\n    # GPT-2\\\'s '
-                                               "weights under Hugging Face\\'s names, random (gains and biases too), with the buffers a checkpoint holds\\n    g = "
-                                               'torch.Generator().manual_seed(seed)\\n    def r(*shape):\\n        return torch.randn(*shape, generator=g) * 0.3\\n    wte = r(vocab, d)\\n    sd = '
-                                               '{prefix + "wte.weight": wte, prefix + "wpe.weight": r(n_positions, d)}\\n    for i in range(n_layers):\\n        p = f"{prefix}h.{i}."\\n        '
-                                               'sd.update({p + "ln_1.weight": 1 + r(d), p + "ln_1.bias": r(d),\\n                   p + "attn.bias": torch.ones(n_positions, n_positions, '
-                                               'dtype=torch.bool).tril()[None, None],\\n                   p + "attn.masked_bias": torch.tensor(-1e4),\\n                   p + "attn.c_attn.weight": '
-                                               'r(d, 3 * d), p + "attn.c_attn.bias": r(3 * d),\\n                   p + "attn.c_proj.weight": r(d, d), p + "attn.c_proj.bias": '
-                                               'r(d),\\n                   p + "ln_2.weight": 1 + r(d), p + "ln_2.bias": r(d),\\n                   p + "mlp.c_fc.weight": r(d, 4 * d), p + '
-                                               '"mlp.c_fc.bias": r(4 * d),\\n                   p + "mlp.c_proj.weight": r(4 * d, d), p + "mlp.c_proj.bias": r(d)})\\n    sd.update({prefix + '
-                                               '"ln_f.weight": 1 + r(d), prefix + "ln_f.bias": r(d), "lm_head.weight": wte})\\n    return sd\\ndef _gpt2_untouched(prefix):\\n    # what '
-                                               "gpt2_state_dict changes in the caller\\'s dictionary of a tiny GPT-2 (names, tensors, values)\\n    hf = _tiny_gpt2(7, 8, 2, 11, 6, prefix)\\n    "
-                                               "names, tensors, values = list(hf), dict(hf), {k: v.clone() for k, v in hf.items()}\\n    gpt2_state_dict(hf)  # noqa: F821 (the notebook\\'s)\\n    "
-                                               'found = []\\n    if list(hf) != names:\\n        found.append("names were removed, added or reordered")\\n    if any(hf.get(k) is not t for k, t in '
-                                               'tensors.items()):\\n        found.append("a tensor was replaced")\\n    if any(k in hf and (hf[k].shape != v.shape or not torch.equal(hf[k], v)) for '
-                                               'k, v in values.items()):\\n        found.append("a tensor was changed in place")\\n    return found\\n\')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _untouched = define('_gpt2_untouched', '\\nimport torch\\ndef _changes(d, snapshot):\\n    # what was changed in the dictionary d since its "
+                                               'snapshot: names, tensors, values\\n    names, tensors, values = snapshot\\n    found = []\\n    if list(d) != names:\\n        found.append("names '
+                                               'were removed, added or reordered")\\n    if any(d.get(k) is not t for k, t in tensors.items()):\\n        found.append("a value was replaced")\\n    '
+                                               'if any(k in d and isinstance(v, torch.Tensor) and (d[k].shape != v.shape or not torch.equal(d[k], v)) for k, v in values.items()):\\n        '
+                                               'found.append("a tensor was changed in place")\\n    return found\\ndef _snapshot(d):\\n    # the names, tensors and values of a dictionary of tensors, '
+                                               'to tell later what a call changed in it\\n    return list(d), dict(d), {k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in '
+                                               'd.items()}\\ndef _tiny_gpt2(seed, d, n_layers, vocab, n_positions, prefix=""):\\n    # GPT-2\\\'s weights under Hugging Face\\\'s names, random (gains '
+                                               'and biases too), with the buffers a checkpoint holds\\n    g = torch.Generator().manual_seed(seed)\\n    def r(*shape):\\n        return '
+                                               'torch.randn(*shape, generator=g) * 0.3\\n    wte = r(vocab, d)\\n    sd = {prefix + "wte.weight": wte, prefix + "wpe.weight": r(n_positions, d)}\\n    '
+                                               'for i in range(n_layers):\\n        p = f"{prefix}h.{i}."\\n        sd.update({p + "ln_1.weight": 1 + r(d), p + "ln_1.bias": '
+                                               'r(d),\\n                   p + "attn.bias": torch.ones(n_positions, n_positions, dtype=torch.bool).tril()[None, None],\\n                   p + '
+                                               '"attn.masked_bias": torch.tensor(-1e4),\\n                   p + "attn.c_attn.weight": r(d, 3 * d), p + "attn.c_attn.bias": r(3 * '
+                                               'd),\\n                   p + "attn.c_proj.weight": r(d, d), p + "attn.c_proj.bias": r(d),\\n                   p + "ln_2.weight": 1 + r(d), p + '
+                                               '"ln_2.bias": r(d),\\n                   p + "mlp.c_fc.weight": r(d, 4 * d), p + "mlp.c_fc.bias": r(4 * d),\\n                   p + '
+                                               '"mlp.c_proj.weight": r(4 * d, d), p + "mlp.c_proj.bias": r(d)})\\n    sd.update({prefix + "ln_f.weight": 1 + r(d), prefix + "ln_f.bias": r(d), '
+                                               '"lm_head.weight": wte})\\n    return sd\\ndef _gpt2_untouched(prefix):\\n    # what gpt2_state_dict changes in the caller\\\'s dictionary of a tiny '
+                                               'GPT-2 (names, tensors, values)\\n    hf = _tiny_gpt2(7, 8, 2, 11, 6, prefix)\\n    before = _snapshot(hf)\\n    gpt2_state_dict(hf)  # noqa: F821 (the '
+                                               "notebook\\'s)\\n    return _changes(hf, before)\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                ">>> _found = _untouched('transformer.')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> assert not _found, f"gpt2_state_dict changed the caller\'s dictionary: {_found} (read from it, build a new dict; no pop, del or in-place '
                                                'transpose)"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
