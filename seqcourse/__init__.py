@@ -10,7 +10,7 @@ from pathlib import Path
 warnings.filterwarnings("ignore", message=r"\s*\[IPKernelApp\] WARNING \| Kernel is running over TCP without "
                         r"encryption[^\n]*\s*\Z", category=RuntimeWarning)
 
-from .data import DataError, load_cola, load_multi30k, number_to_words, number_words_task
+from .data import DataError, load_cola, load_multi30k, load_wordnet, number_to_words, number_words_task
 from .metrics import bleu, bleu_by_length, exact_match, paired_bootstrap, tokenized_bleu
 from .plots import plot_attention, plot_history
 from .results import record, save_figure
@@ -19,7 +19,7 @@ from .train import (ABLATIONS, SMOKE, average_checkpoints, best_weights, epoch_w
                     seed_everything, to_device)
 
 __all__ = [
-    "DataError", "load_cola", "load_multi30k", "number_to_words", "number_words_task",
+    "DataError", "load_cola", "load_multi30k", "load_wordnet", "number_to_words", "number_words_task",
     "bleu", "bleu_by_length", "exact_match", "paired_bootstrap", "tokenized_bleu", "plot_attention", "plot_history", "record", "save_figure",
     "BucketBatches", "Vocab", "pad_batch", "tokenizer", "translation_data",
     "ABLATIONS", "SMOKE", "average_checkpoints", "best_weights", "epoch_weights", "evaluate", "fit", "get_device", "perplexity", "seed_everything", "to_device",

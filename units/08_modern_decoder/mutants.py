@@ -281,6 +281,13 @@ theta = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float32, device=x.devic
 angle = torch.arange(offset, offset + x.size(-2), dtype=torch.float32, device=x.device)[:, None] * theta
 z = torch.view_as_complex(x.float().reshape(*x.shape[:-1], d // 2, 2).contiguous())
 return torch.view_as_real(z * torch.polar(torch.ones_like(angle), angle)).flatten(-2).to(x.dtype)
+""", """
+d = x.size(-1)
+theta = base ** (-torch.arange(0, d, 2, device=x.device, dtype=torch.float32) / d)
+angle = torch.arange(offset, offset + x.size(-2), device=x.device, dtype=torch.float32)[:, None] * theta
+cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)     # the rotation in x's dtype, as Hugging Face's Llama
+a, b = x[..., 0::2], x[..., 1::2]
+return torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1).flatten(-2)
 """],
     "q8_llama": ["""
 cfg = dict(config)
