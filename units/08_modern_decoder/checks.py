@@ -10,6 +10,7 @@ import math
 
 import torch
 import torch.nn.functional as F
+from seqcourse.testing import float64_problem as _float64_problem
 
 # a correct rope in another style (complex numbers, as Meta's LLaMA code), swapped in where question 5 is checked
 _REF_ROPE = '''
@@ -87,7 +88,7 @@ def q1_rmsnorm_1(nb):
     nb.rule("RMSNorm", "RMSNorm", "rms_norm", "LayerNorm", "layer_norm",
             says="the question asks for RMSNorm from tensor operations, not torch.nn.RMSNorm or F.rms_norm")
     _ = torch.manual_seed(1)
-    for _shape, _eps in (((2, 3, 8), 1e-6), ((1, 1, 8), 0.5), ((5, 16), 1e-5), ((2, 2, 2, 6), 1e-6)):
+    for _shape, _eps in (((2, 3, 8), 1e-6), ((1, 1, 8), 0.5), ((5, 16), 1e-5), ((2, 2, 2, 6), 1e-6), ((8,), 1e-6)):
         _d = _shape[-1]
         _w = torch.randn(_d)
         _norm = nb.RMSNorm(_d, eps=_eps)
@@ -305,6 +306,12 @@ def q5_gqa_1(nb):
             _want, _ = _gqa(_s, _x, _h, _h_kv)
             assert tuple(_out.shape) == (_B, _T, _d), f"(B, T) = {(_B, _T)}: the output must be (B, T, d_model), got {tuple(_out.shape)}"
             assert torch.allclose(_out.double(), _want, atol=1e-4), f"n_h = {_h}, n_kv = {_h_kv}, (B, T) = {(_B, _T)}: the output differs from grouped-query attention: {_GQA_HINT}; causal mask (tril)"
+        _s = _gqa_state(16, 4, 2, 7)
+        _attn = nb.GroupedQueryAttention(16, 4, 2)
+        _ = _attn.load_state_dict(_s)
+        _x = torch.randn(2, 6, 16) * 60                     # scores in the thousands: a softmax by hand overflows
+        _problem = _float64_problem(_attn(_x)[0], _gqa(_s, _x, 4, 2)[0], rtol=1e-3, atol=1e-2)
+        assert _problem is None, f"with large scores (inputs ~ 60, scores in the thousands) {_problem}: exp of a large score overflows to inf; use a softmax that subtracts the row's maximum (torch's softmax, scaled_dot_product_attention)"
 
 
 def q5_gqa_2(nb):

@@ -112,6 +112,10 @@ MUTANTS = [
     M("q6_kv_bytes", "bytes as a float", SIZE, "torch.finfo(dtype).bits / 8", "Python int"),
     M("q6_kv_bytes", "a tensor", "return 2 * n_layers * n_kv_heads * d_k * " + SIZE,
       "return torch.tensor(2 * n_layers * n_kv_heads * d_k * " + SIZE + ")", "Python int"),
+    M("q5_gqa", "a softmax by hand (exp overflows on large scores)", ATT,
+      "kk, vv = k.repeat_interleave(g, dim=1), v.repeat_interleave(g, dim=1)\n"
+      "        w = ((q @ kk.transpose(-2, -1)) / math.sqrt(self.d_k)).masked_fill(~mask, float('-inf')).exp()\n"
+      "        out = (w / w.sum(-1, keepdim=True)) @ vv", "exp of a large score overflows"),
     # q7: GPT-2's weights
     M("q7_gpt2", "attention weights not transposed", QKV, QKV.replace("w.T, b", "w, b"), "transpose"),
     M("q7_gpt2", "c_attn split along its first axis", ".chunk(3, dim=1)", ".chunk(3, dim=0)", "SECOND axis"),
