@@ -478,6 +478,7 @@ def q7_gpt2_3(nb):
 def q7_gpt2_4(nb):
     _gpt2_check(nb, 4, 8, 1, 2, "transformer.")
     _gpt2_check(nb, 5, 8, 5, 4, "")
+    _gpt2_check(nb, 7, 8, 12, 2, "transformer.")      # GPT-2 small's 12 blocks: two-digit indices
 
 
 # ---------------------------------------------------------------- q8: a Llama-family checkpoint

@@ -123,6 +123,7 @@ MUTANTS = [
     M("q7_gpt2", "queries and keys swapped", 'zip(("W_q", "W_k", "W_v", "W_o")', 'zip(("W_k", "W_q", "W_v", "W_o")', "[W_q | W_k | W_v]"),
     M("q7_gpt2", "ln_1 and ln_2 swapped", '(("ln_1", "norm1"), ("ln_2", "norm2"))', '(("ln_1", "norm2"), ("ln_2", "norm1"))', "ln_1 -> norm1"),
     M("q7_gpt2", "one block too few", "n_layers = 1 + max(", "n_layers = max(", "infer the number of blocks"),
+    M("q7_gpt2", "blocks counted from one digit of the names", 'int(name.split(".")[1])', "int(name[2])", "with 12 blocks"),
     M("q7_gpt2", "the prefix always cut", 'name.removeprefix("transformer.")', 'name[len("transformer."):]', "with or without"),
     M("q7_gpt2", "the output layer kept", "    return out", '    return {**out, **{"lm_head.weight": w for name, w in sd.items() if name == "lm_head.weight"}}',
       "skip attn.bias"),
