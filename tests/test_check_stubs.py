@@ -750,6 +750,9 @@ SPECS = {
                    factories={"_affine": lambda make: list(make([2.0, -0.5], [torch.zeros(D_06), torch.ones(D_06)]))},
                    swap_args={"Block": (D_06, 2, 16)}),
     "07_bert_cola": Spec(_roles_07, _construct_07, {"mlm": _check_mlm_07}, _real_07, questions={"q5_mlm_loss"}),
+    # 08's checks define no stand-in modules; question 8 swaps in reference parts of the decoder
+    "08_modern_decoder": Spec(lambda cls: None, lambda cls, role, ns: [], {}, lambda ns: {},
+                              swap_args={"RMSNorm": (8,), "SwiGLU": (8, 12), "GroupedQueryAttention": (8, 4, 2)}),
 }
 MASTERS = unit_names()
 DEFINITIONS = {nb: definitions(nb) for nb in MASTERS}

@@ -5,7 +5,6 @@ one made here, and ``nb.rule``). The master's hidden test cells call them; they 
 
 from __future__ import annotations
 
-import contextlib
 import math
 
 import torch
@@ -485,7 +484,7 @@ def q7_gpt2_4(nb):
 
 # correct RMSNorm, SwiGLU and grouped-query attention in other styles, swapped in with _REF_ROPE where question 8 is
 # checked: this checks the conversion, not questions 1-5
-_REF_PARTS = {"rope": _REF_ROPE, "RMSNorm": '''
+_REF_RMSNORM = '''
 class RMSNorm(nn.Module):
     def __init__(self, d_model, eps=1e-6):
         super().__init__()
@@ -494,7 +493,8 @@ class RMSNorm(nn.Module):
     def forward(self, x):
         z = x.float()
         return (z / z.square().mean(-1, keepdim=True).add(self.eps).sqrt() * self.weight.float()).to(x.dtype)
-''', "SwiGLU": '''
+'''
+_REF_SWIGLU = '''
 class SwiGLU(nn.Module):
     def __init__(self, d_model, d_hidden):
         super().__init__()
@@ -503,7 +503,8 @@ class SwiGLU(nn.Module):
 
     def forward(self, x):
         return self.W2(F.silu(self.W(x)) * self.V(x))
-''', "GroupedQueryAttention": '''
+'''
+_REF_GQA = '''
 class GroupedQueryAttention(nn.Module):
     def __init__(self, d_model, n_heads, n_kv_heads, base=10000.0):
         super().__init__()
@@ -527,7 +528,7 @@ class GroupedQueryAttention(nn.Module):
         mask = torch.ones(T, t + T, dtype=torch.bool, device=x.device).tril(t)
         out = F.scaled_dot_product_attention(q, k.repeat_interleave(g, 1), v.repeat_interleave(g, 1), attn_mask=mask)
         return self.W_o(out.transpose(1, 2).reshape(B, T, D)), (k, v)
-'''}
+'''
 
 _LLAMA_HINT = ("within each head, Hugging Face's rows j and j + d_k/2 (rotate_half) must become rows 2j and 2j + 1: reorder "
                "q_proj's rows within each of the n_h heads and k_proj's within each of the n_kv key/value heads")
@@ -581,9 +582,8 @@ def _llama_check(nb, seed, config, where, prefix="model.", lm_head=None, buffers
     _hf = nb.here("_tiny_llama")(seed, d, L, n_h, n_kv, config["intermediate_size"], V, prefix,
                                  (not tied) if lm_head is None else lm_head, buffers, dtype, emb_scale)
     _ids = torch.randint(0, V, (2, 9), generator=torch.Generator().manual_seed(seed))
-    with contextlib.ExitStack() as _stack:
-        for _name, _source in _REF_PARTS.items():
-            _stack.enter_context(nb.sandbox.swap(_name, _source))
+    with (nb.sandbox.swap("rope", _REF_ROPE), nb.sandbox.swap("RMSNorm", _REF_RMSNORM), nb.sandbox.swap("SwiGLU", _REF_SWIGLU),
+          nb.sandbox.swap("GroupedQueryAttention", _REF_GQA)):
         try:
             _m = nb.llama_decoder(_hf, config)
             _got = _m(_ids)
