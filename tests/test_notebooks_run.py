@@ -40,9 +40,8 @@ def test_master_runs_top_to_bottom_in_smoke_mode(master, course_data_env, tmp_pa
     for key, value in {**course_data_env, "SEQCOURSE_SMOKE": "1"}.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline backend records the figures
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")   # nothing is fetched from the Hugging Face hub: fail at once, no retries
     nb = course.runnable_master(master.stem)
-    if master.stem in ("07_bert_cola", "08_modern_decoder"):   # nothing is fetched from the Hugging Face hub
-        monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     if master.stem == "07_bert_cola":   # its optional section's code, offline
         nb.cells.append(nbformat.v4.new_code_cell(HF_TINY_BERT))
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
@@ -62,6 +61,7 @@ def test_student_notebook_with_answers_pasted_passes_its_checks_and_exports(mast
     for key, value in {**course_data_env, "SEQCOURSE_SMOKE": "1"}.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("MPLBACKEND", raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")   # as above: the cells that download from the hub fail at once
     folder = tmp_path / name
     shutil.copytree(ROOT / "notebooks" / name, folder)
     nb = nbformat.read(folder / f"{name}.ipynb", as_version=4)

@@ -240,6 +240,8 @@ def q4_token_batches_2(nb):
     assert sorted(sorted(_x) for _x in _b) == [[0, 2, 4, 5], [1], [3]], f"with lengths {_lengths} and max_tokens = 20 the batches must be {{4, 0, 2, 5}}, {{1}}, {{3}} in any order (an example longer than max_tokens alone, the others packed), got {_b}"
     assert nb.token_batches([], 100, 0) == [], "no examples must give no batch"
     assert sorted(map(sorted, nb.token_batches([7], 3, 0))) == [[0]], "a single example longer than max_tokens must get a batch of its own (and no empty batch before it)"
+    _got = sorted(map(sorted, nb.token_batches([5, 5, 5, 5, 5], 15, 0)))
+    assert _got == [[0, 1, 2], [3, 4]], f"five examples of equal length, three per batch: the batches must be {{0, 1, 2}} and {{3, 4}} (ties: the smaller index first, sort by (length, index)), got {_got}"
 
 
 def q4_token_batches_3(nb):

@@ -83,6 +83,8 @@ MUTANTS = [
       ("idx = list(range(len(lengths)))\n    random.Random(seed).shuffle(idx)\n    order = sorted(idx, key=lambda i: lengths[i])", ""), "sorted by length"),
     M("q4_token_batches", "global random state used", "random.Random(seed).shuffle(batches)", "random.seed(seed)\n    random.shuffle(batches)", "global random state"),
     M("q4_token_batches", "seed ignored", "random.Random(seed).shuffle(batches)", "random.Random().shuffle(batches)", "same seed"),
+    M("q4_token_batches", "ties broken by the larger index", "key=lambda i: (lengths[i], i))", "key=lambda i: (lengths[i], -i))",
+      "the smaller index first"),
     M("q4_token_batches", "not sorted by length", "order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))    # shortest first",
       "order = list(range(len(lengths)))", ""),
     M("q4_token_batches", "last batch dropped", "if batch:\n        batches.append(batch)", "", "dropped"),
