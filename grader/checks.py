@@ -27,6 +27,7 @@ import io
 import math
 import re
 import shutil
+import time
 import types
 import zipfile
 from dataclasses import dataclass, field
@@ -69,6 +70,8 @@ class CaseResult:
     message: str = ""
     rule_broken: bool = False
     stopped: bool = False  # the student's code ran past its time limit (or the grading stopped)
+    calls: list = field(default_factory=list)  # a hidden case's calls into the notebook's code (grader/contract.py)
+    seconds: float = 0.0
 
 
 class RuleBroken(AssertionError):
@@ -281,6 +284,10 @@ def contract_broken(broken: list, allowed=()) -> str | None:
         if not isinstance(b, dict) or f"{b.get('function')}.{b.get('argument')}" in allowed or b.get("function") in allowed:
             continue
         fn, arg, what = (str(b.get(k, ""))[:120] for k in ("function", "argument", "what"))
+        if what.startswith("called train()"):
+            return (f"{fn} called train() on the caller's {arg}: the caller chooses the mode. It changed nothing here only "
+                    f"because {arg} came in training mode; given a model in evaluation mode (as evaluation and decoding "
+                    "give it) it would switch dropout on and leave it on. Leave train()/eval() to the caller")
         if what.startswith("reseeded"):
             return (f"{fn} {what}: a function must continue the caller's random state, never reseed it (seed once, "
                     "outside, or draw from the generator it is given)")
@@ -311,11 +318,12 @@ def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0, allowed=()) -> C
         return CaseResult(case, False, _message(e, case), stopped=stopped)
     if case.hidden:
         try:
-            broken = contract_broken(sb.request("contract"), allowed)
+            broken, calls = contract_broken(sb.request("contract"), allowed), sb.request("calls")
         except (SandboxError, RemoteError) as e:
-            broken = str(e)
+            broken, calls = str(e), []
         if broken:
             return CaseResult(case, False, broken)
+        return CaseResult(case, True, calls=calls if isinstance(calls, list) else [])
     return CaseResult(case, True)
 
 
@@ -334,7 +342,9 @@ def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str],
             result.results.append(CaseResult(case, False, "not run: an earlier check of this question was stopped"))
             continue
         allowed = getattr(unit.checks, "MAY_CHANGE", {}).get(question.name, ()) if unit is not None else ()
+        start = time.perf_counter()
         result.results.append(run_case(sb, case, _environment(sb, names, cells, unit), allowed=allowed))
+        result.results[-1].seconds = time.perf_counter() - start
     if not all(r.passed for r in result.results):
         result.todo = todo_in_cells(cells, [c.code for c in question.cases if not c.hidden])
     return result

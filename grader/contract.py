@@ -4,12 +4,16 @@ functions and classes once its cells have run).
 
 The outermost call into the notebook's code (a check's call, or a stand-in's) records what it broke:
 - the caller's arguments changed: a tensor's values, shape, dtype or requires_grad; a list, tuple or dict's
-  items; a module's parameters, buffers (changed in place: their version counters), training flags or
+  items; a module's parameters, buffers (their values; a large module's version counters), training flags or
   requires_grad flags (``self`` too, for a method or a module's call, except its buffers: a module may own a cache);
 - a global random generator reseeded (Python's ``random``, NumPy's, torch's): draws must continue the caller's
   random state, not restart it.
 The trusted side asks after every hidden case (op ``contract``, grader/checks.py) and fails the case unless
 the question declares the change (``MAY_CHANGE`` in its checks module). Generators passed in may advance.
+``train()`` called inside a call on a module it was given counts even where it changes nothing (the module came
+in training mode; :func:`_watch_train`). The calls themselves are recorded too (op ``calls``): which function got
+which of the caller's modules in which mode, so that a test can see that every function given a model is given
+one in training mode somewhere, where an ``eval()`` left inside the call would show.
 Nothing here is trusted (student code shares this process); it makes honest bugs visible, it is no defence.
 """
 
@@ -22,6 +26,10 @@ import random
 import torch
 
 BROKEN: list[dict] = []  # since the last reset: {"function": ..., "argument": ..., "what": ...}
+_given: list[tuple[str, torch.nn.Module]] = []  # the outermost call's (argument, module) pairs, while it runs
+_evaluated = False  # whether the outermost call has switched one of them to evaluation mode
+_current = ""  # the outermost call's function
+CALLS: list[dict] = []  # since the last reset: {"function": ..., "argument": ..., "training": ...} (modules given)
 _depth = 0
 _MARK = "__course_contract__"
 
@@ -38,9 +46,20 @@ def is_notebook_code(obj) -> bool:
 CLONE_LIMIT = 2**20  # elements: a tensor argument up to this size is compared by value, larger ones by version
 
 
-def _versions(tensors) -> list:
-    # in-place changes bump a tensor's version counter (views and .detach() share it): cheap for a module's weights
-    return [(k, t._version, tuple(t.shape)) for k, t in tensors]
+def _states(tensors) -> list:
+    """A module's parameters or buffers: copies of their values while they are small together (a write through
+    ``.data`` bumps no version counter), else version counters (every other in-place change bumps them: views and
+    ``.detach()`` share them)."""
+    tensors = list(tensors)
+    small = sum(t.numel() for _, t in tensors) <= CLONE_LIMIT
+    return [(k, t.detach().clone() if small else t._version, tuple(t.shape)) for k, t in tensors]
+
+
+def _same_states(before: list, tensors) -> bool:
+    now = list(tensors)
+    return len(now) == len(before) and all(
+        k == k0 and tuple(t.shape) == shape and (_same(t.detach(), state) if isinstance(state, torch.Tensor) else t._version == state)
+        for (k, t), (k0, state, shape) in zip(now, before))
 
 
 def _snapshot(value, depth: int = 0):
@@ -51,7 +70,7 @@ def _snapshot(value, depth: int = 0):
         small = value.numel() <= CLONE_LIMIT
         return ("tensor", value.detach().clone() if small else None, value.requires_grad, value._version, tuple(value.shape))
     if isinstance(value, torch.nn.Module):
-        return ("module", _versions(value.named_parameters()), _versions(value.named_buffers()),
+        return ("module", _states(value.named_parameters()), _states(value.named_buffers()),
                 [m.training for m in value.modules()], [p.requires_grad for p in value.parameters()])
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, len(value), [_snapshot(v, depth + 1) for v in value], [id(v) for v in value])
@@ -81,9 +100,9 @@ def _changes(before, value, buffers: bool = True) -> list[str]:
         return [] if (value._version, tuple(value.shape)) == before[3:] else ["its values (changed in place)"]
     if kind == "module":
         found = []
-        if _versions(value.named_parameters()) != before[1]:
+        if not _same_states(before[1], value.named_parameters()):
             found.append("its parameters")
-        if buffers and _versions(value.named_buffers()) != before[2]:
+        if buffers and not _same_states(before[2], value.named_buffers()):
             found.append("its buffers")
         modes = [m.training for m in value.modules()]
         if modes != before[3]:
@@ -132,18 +151,25 @@ def checked(fn, name: str, owner=None, like=None):
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        global _depth
+        global _depth, _evaluated, _current
         if _depth:
             return fn(*args, **kwargs)
         named = _arguments(like or fn, args, kwargs)
         if fn.__name__ == "__init__":  # the new object itself is not the caller's
             named = [(arg, v) for arg, v in named if arg != "self"]
         before = [(arg, v, _snapshot(v)) for arg, v in named]
+        _current, _given[:] = name, [(a, v) for a, v in named if isinstance(v, torch.nn.Module) and not (owner is not None and a == "self")]
+        for arg, module in _given:
+            entry = {"function": name, "argument": arg, "training": module.training}
+            if entry not in CALLS and len(CALLS) < 50:
+                CALLS.append(entry)
         _depth += 1
         try:
             return fn(*args, **kwargs)
         finally:
             _depth -= 1
+            _given.clear()
+            _evaluated = False
             for arg, value, snap in before:
                 is_self = owner is not None and arg == "self"
                 for what in _changes(snap, value, buffers=not is_self):
@@ -190,8 +216,31 @@ def _reseeds(module, attr: str, label: str) -> None:
     setattr(module, attr, seed)
 
 
+def _watch_train() -> None:
+    """``Module.train(True)`` called inside a call on a module it was given that is already in training mode, before
+    anything switched it to evaluation mode, changes nothing here; given a model in evaluation mode it would switch
+    dropout on (e.g. ``model.train()`` inside a loss that evaluation also calls). Recorded as such; ``eval()``, and
+    ``train(was)`` restoring a mode the call itself changed, are not."""
+    original = torch.nn.Module.train
+
+    @functools.wraps(original)
+    def train(self, mode: bool = True):
+        global _evaluated
+        if _depth and _given:
+            arg = next((a for a, m in _given if any(s is self for s in m.modules())), None)
+            if arg is not None and not mode and self.training:
+                _evaluated = True
+            elif arg is not None and mode is True and not _evaluated and all(m.training for m in self.modules()):
+                _record(_current, arg, "called train() on it")
+        return original(self, mode)
+
+    torch.nn.Module.train = train
+
+
 def install() -> None:
-    """Before the notebook runs: the global seeding functions record a call from inside the notebook's code."""
+    """Before the notebook runs: the global seeding functions record a call from inside the notebook's code, and
+    so does ``train()`` on a module a call was given (:func:`_watch_train`)."""
+    _watch_train()
     _reseeds(torch, "manual_seed", "torch's global random generator (torch.manual_seed)")
     _reseeds(torch.random, "manual_seed", "torch's global random generator (torch.manual_seed)")
     _reseeds(torch, "seed", "torch's global random generator (torch.seed)")
@@ -203,8 +252,9 @@ def install() -> None:
     _reseeds(numpy.random, "seed", "NumPy's global random generator (np.random.seed)")
 
 
-def take() -> list[dict]:
-    """What was broken since the last call, and a fresh record."""
-    found = list(BROKEN)
-    BROKEN.clear()
+def take(record: list | None = None) -> list[dict]:
+    """What was broken (or, given ``CALLS``, what was called) since the last call, and a fresh record."""
+    record = BROKEN if record is None else record
+    found = list(record)
+    record.clear()
     return found

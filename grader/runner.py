@@ -113,8 +113,11 @@ class Session:
                     "modules": [[k, v.__name__] for k, v in items if isinstance(v, types.ModuleType)]}
         if op == "contract":  # what calls into the notebook's code broke since the last check began
             return contract.take()
+        if op == "calls":  # which of the caller's modules calls into the notebook's code got, in which mode
+            return contract.take(contract.CALLS)
         if op == "seed":  # before every check, so that checks are reproducible (and a fresh contract record)
             contract.take()
+            contract.take(contract.CALLS)
             import random
 
             import torch

@@ -44,6 +44,7 @@ class MasterNotebook:
         self.questions = {q.name: q for q in checks.questions(autograder_zip)}
         self.unit = checks.load_unit(autograder_zip)
         self.sandbox: Sandbox | None = None
+        self.seconds: dict[str, float] = {}  # each case's time on the reference solution, once it has run
 
     def close(self) -> None:
         if self.sandbox is not None:
@@ -55,10 +56,12 @@ class MasterNotebook:
         assert len(found) == 1, f"{question}: expected one solution cell, found {len(found)}"
         return found[0]
 
-    def run(self, question: str, source: str | None = None, hint: str | None = None) -> checks.QuestionResult:
+    def run(self, question: str, source: str | None = None, hint: str | None = None,
+            until_failure: bool = False) -> checks.QuestionResult:
         """Grade ``question`` with its solution cell replaced by ``source`` (the reference if None). With
-        ``hint`` (a mutant's), public cases run first and all of them, hidden cases only until a case has
-        failed with that hint: the rest cannot change the verdict, and some train a model."""
+        ``hint`` (a mutant's), public cases run first and all of them, hidden cases (the quickest on the reference
+        first) only until a case has failed with that hint: the rest cannot change the verdict, and some train a
+        model. With ``until_failure``, cases run only until one fails (enough to tell whether all pass)."""
         if self.sandbox is not None and self.sandbox.stopped:
             self.close()
         if self.sandbox is None:
@@ -67,11 +70,16 @@ class MasterNotebook:
         self.sandbox.run(cells, reset=True)
         q = self.questions[question]
         enough = None
-        if hint is not None:
-            q = dataclasses.replace(q, cases=sorted(q.cases, key=lambda c: c.hidden))
+        if hint is not None or until_failure:
+            q = dataclasses.replace(q, cases=sorted(q.cases, key=lambda c: (c.hidden, self.seconds.get(c.name, 0.0))))
             public = sum(not c.hidden for c in q.cases)
+            enough = lambda results: any(not r.passed for r in results)  # noqa: E731
+        if hint is not None:
             enough = lambda results: len(results) >= public and any(not r.passed and hint in r.message for r in results)  # noqa: E731
-        return checks.run_question(self.sandbox, q, self.sandbox.names(), cells, self.unit, enough)
+        result = checks.run_question(self.sandbox, q, self.sandbox.names(), cells, self.unit, enough)
+        if source is None:
+            self.seconds.update((r.case.name, r.seconds) for r in result.results)
+        return result
 
     def mutate(self, mutant: Mutant) -> str:
         src = self.solution(mutant.question)

@@ -50,6 +50,19 @@ def step(model, x):
     with torch.no_grad():
         model.lin.weight.add_(1.0)
     return model(x)
+def through_data(model, x):
+    model.lin.weight.data[0, 0] = 5.0  # bumps no version counter
+    return model(x)
+def polite(model, x):
+    was = model.training
+    model.eval()
+    with torch.no_grad():
+        y = model(x)
+    model.train(was)
+    return y
+def evaluate(model, x):
+    model.train()  # a no-op in training mode: seen only when the caller's model is in evaluation mode
+    return model(x).sum()
 ''')
     contract.wrap_namespace(shell.user_ns)
     contract.take()
@@ -74,6 +87,8 @@ def test_a_view_of_the_callers_batch_modes_and_weights_are_seen(notebook):
     model.train()
     notebook["step"](model, torch.ones(3))
     assert [(b["function"], b["what"]) for b in contract.take()] == [("step", "its parameters")]
+    notebook["through_data"](model, torch.ones(3))
+    assert [(b["function"], b["what"]) for b in contract.take()] == [("through_data", "its parameters")]
     model(torch.ones(3))  # a module's own call that changes nothing
     assert contract.take() == []
 
@@ -116,3 +131,19 @@ def test_the_harness_rejects_bugs_no_check_of_their_question_was_written_for(cou
                 m.unit = unit
     finally:
         m.close()
+
+
+def test_train_inside_a_call_is_seen_in_either_mode_and_calls_record_the_modes(notebook):
+    model = notebook["Model"]({})
+    contract.take(contract.CALLS)
+    notebook["evaluate"](model, torch.ones(3))  # training mode in, training mode out: train() is a no-op here
+    assert [b["what"] for b in contract.take()] == ["called train() on it"]
+    assert "evaluate called train() on the caller's model" in checks.contract_broken([{"function": "evaluate", "argument": "model", "what": "called train() on it"}])
+    model.eval()
+    notebook["evaluate"](model, torch.ones(3))
+    assert [b["what"] for b in contract.take()] == ["its mode (train()/eval(): it was in evaluation mode)"]
+    assert contract.take(contract.CALLS) == [{"function": "evaluate", "argument": "model", "training": True},
+                                             {"function": "evaluate", "argument": "model", "training": False}]
+    for mode in (True, False):  # restoring the mode the call found is no change
+        notebook["polite"](model.train(mode), torch.ones(3))
+        assert contract.take() == [] and model.training is mode

@@ -159,7 +159,9 @@ def batch(course_build, tmp_path_factory):
     attacks = make_submissions(built, folder, url)
     out = tmp_path_factory.mktemp("grades") / f"{NB}.csv"
     private = tmp_path_factory.mktemp("tmp")  # this batch's own temporary folder (tests in parallel grade too)
-    rows = grade.grade_folder(built.autograder_zip, folder, out, jobs=2, timeout=60, memory_mb=2048, workdir=private)
+    with pytest.MonkeyPatch.context() as mp:  # the endless loop stops after 20 s, not at the 40 s the cells may take
+        mp.setenv("SEQCOURSE_CELL_TIMEOUT", "20")  # read by the worker processes (one cell or check call of 01: < 3 s)
+        rows = grade.grade_folder(built.autograder_zip, folder, out, jobs=2, timeout=60, memory_mb=2048, workdir=private)
     leftovers = {n for n in os.listdir(private) if n.startswith("grade-")}  # workers keep all in it
     server.shutdown()
     return {r.submission.rsplit(".", 1)[0]: r for r in rows}, out, folder, attacks, leftovers

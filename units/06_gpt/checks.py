@@ -365,6 +365,7 @@ def q8_kv_cache_1(nb):
         _s = nb.here("_rand_state")(13, 12, 3, 20, 9)
         _ = _m.load_state_dict(_s)
         for _B in (3, 1):
+            _ = _m.train(_B == 1)                                       # dropout=0.0: either mode, the same logits
             _ids = torch.randint(0, 13, (_B, 7))
             _want = _ref_gpt(_s, _ids, 3, 3)
             _cache = nb.empty_cache(_m, _B)

@@ -58,6 +58,8 @@ MUTANTS = [
       "F.cross_entropy(logits.softmax(-1).reshape(-1, logits.size(-1))", "-log_softmax of the target"),
     M("q3_nll", "the log of a softmax (inf for a confident model)", "F.cross_entropy(logits.reshape(-1, logits.size(-1))",
       "F.nll_loss(logits.softmax(-1).log().reshape(-1, logits.size(-1))", "the log of a softmax is -inf"),
+    M("q3_nll", "train() inside the loss (the check gives training mode: no change to see)", "logits = model(ids[:, :-1])",
+      "model.train()\n    logits = model(ids[:, :-1])", "called train() on the caller's model"),
     # q4: weight decay
     M("q4_decay", "every matrix decayed (embeddings too)", "(decay if id(p) in linear else no_decay)", "(decay if p.dim() >= 2 else no_decay)", "module type"),
     M("q4_decay", "every 'weight' decayed (LayerNorm too)", "id(p) in linear", 'name.endswith("weight") and "emb" not in name', "LayerNorm"),

@@ -131,6 +131,8 @@ MUTANTS = [
       "mask_tokens(ids, vocab_size, torch.default_generator)", "generator passed in"),
     M("q5_mlm_loss", "class axis mixed up with the positions", "logits.reshape(-1, logits.size(-1))",
       "logits.transpose(1, 2).reshape(-1, logits.size(-1))", "class axis"),
+    M("q5_mlm_loss", "the model switched to training mode inside the loss", "logits = model(inputs)", "logits = model.train()(inputs)",
+      "called train() on the caller's model"),
     # q6: from pretrained
     M("q6_from_pretrained", "encoder shared, not copied", "copy.deepcopy(pretrained.encoder)", "pretrained.encoder", "COPY"),
     M("q6_from_pretrained", "a new random encoder", "copy.deepcopy(pretrained.encoder)", "Encoder(**pretrained.encoder.config)",
