@@ -68,8 +68,9 @@ def main(argv=None) -> int:
         p.add_argument("--timeout", type=float)
         p.add_argument("--memory-mb", type=float)
         p.add_argument("--threads", type=int)
+        p.add_argument("--questions", type=Path)
         a = p.parse_args(argv)
-        worker(a.worker, a.submission, a.timeout, a.memory_mb, a.threads)
+        worker(a.worker, a.submission, a.timeout, a.memory_mb, a.threads, a.questions)
         return 0
     parser = argparse.ArgumentParser(prog="python -m grader", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("notebook", help="e.g. 01_rnn_lstm or 01 (its zip must be in dist/)")

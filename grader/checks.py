@@ -24,17 +24,17 @@ import contextlib
 import doctest
 import functools
 import io
+import json
 import math
 import re
 import shutil
 import time
 import types
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import torch
-from otter.test_files import OKTestFile
 
 from seqcourse.checking import shown, todo_in_cells
 from seqcourse.testing import standin_definitions, standin_requires
@@ -94,6 +94,8 @@ class QuestionResult:
 
 def questions_from_tests(texts: dict[str, str]) -> list[Question]:
     """Questions from Otter's OK-format test files ({file name: text}), in notebook order."""
+    from otter.test_files import OKTestFile  # here: importing Otter takes seconds, and a grading worker is given its questions
+
     found = []
     for name, text in texts.items():
         spec: dict = {}
@@ -186,6 +188,15 @@ def questions(source: Path) -> list[Question]:
         return questions_from_tests({n: z.read(n).decode() for n in z.namelist() if re.fullmatch(r"tests/[^/]+\.py", n)})
 
 
+def questions_json(found: list[Question]) -> str:
+    """Questions as JSON, for a grading worker (:func:`questions_from_json`): the parent parsed them once."""
+    return json.dumps([asdict(q) for q in found])
+
+
+def questions_from_json(text: str) -> list[Question]:
+    return [Question(q["name"], q["points"], [Case(**c) for c in q["cases"]]) for q in json.loads(text)]
+
+
 def extract_package(source: Path, target: Path) -> Path:
     """The helper package an autograder carries (``files/seqcourse``), copied to ``target``; public code
     that the notebook imports in the sandbox."""
@@ -276,12 +287,20 @@ def _message(e: BaseException, case: Case) -> str:
     return text + (f"\n{case.failure_message}" if case.failure_message else "")
 
 
+ALLOWED_KINDS = {"grad": "its gradients", "train()": "called train()"}  # kind: how grader/contract.py words it
+
+
 def contract_broken(broken: list, allowed=()) -> str | None:
     """What a student reads when calls into their code broke the contract (grader/contract.py: the caller's
     arguments unchanged, global random generators not reseeded) beyond what the question ``allowed``
-    (``MAY_CHANGE`` of its checks module: "function.argument" or "function"); None when nothing was."""
+    (``MAY_CHANGE`` of its checks module: "function.argument", "function", or "function.argument.KIND" for one
+    kind of change, :data:`ALLOWED_KINDS`); None when nothing was."""
     for b in broken if isinstance(broken, list) else []:
-        if not isinstance(b, dict) or f"{b.get('function')}.{b.get('argument')}" in allowed or b.get("function") in allowed:
+        if not isinstance(b, dict):
+            continue
+        target = f"{b.get('function')}.{b.get('argument')}"
+        kind = next((k for k, start in ALLOWED_KINDS.items() if str(b.get("what")).startswith(start)), None)
+        if target in allowed or b.get("function") in allowed or kind and f"{target}.{kind}" in allowed:
             continue
         fn, arg, what = (str(b.get(k, ""))[:120] for k in ("function", "argument", "what"))
         if what.startswith("called train()"):

@@ -4,8 +4,8 @@ functions and classes once its cells have run).
 
 The outermost call into the notebook's code (a check's call, or a stand-in's) records what it broke:
 - the caller's arguments changed: a tensor's values, shape, dtype or requires_grad; a list, tuple or dict's
-  items; a module's parameters, buffers (their values; a large module's version counters), training flags or
-  requires_grad flags (``self`` too, for a method or a module's call, except its buffers: a module may own a cache);
+  items; a module's parameters, buffers (their values; a large module's version counters), training flags,
+  gradients (``.grad``, a tensor's too) or requires_grad flags (``self`` too, for a method or a module's call, except its buffers: a module may own a cache);
 - a global random generator reseeded (Python's ``random``, NumPy's, torch's): draws must continue the caller's
   random state, not restart it.
 The trusted side asks after every hidden case (op ``contract``, grader/checks.py) and fails the case unless
@@ -43,16 +43,22 @@ def is_notebook_code(obj) -> bool:
     return False
 
 
+GRADIENTS = "its gradients (.grad: a backward() or zero_grad() inside the call?)"
 CLONE_LIMIT = 2**20  # elements: a tensor argument up to this size is compared by value, larger ones by version
 
 
 def _states(tensors) -> list:
-    """A module's parameters or buffers: copies of their values while they are small together (a write through
+    """Named tensors (a module's parameters, buffers or gradients): copies of their values while they are small together (a write through
     ``.data`` bumps no version counter), else version counters (every other in-place change bumps them: views and
     ``.detach()`` share them)."""
     tensors = list(tensors)
     small = sum(t.numel() for _, t in tensors) <= CLONE_LIMIT
     return [(k, t.detach().clone() if small else t._version, tuple(t.shape)) for k, t in tensors]
+
+
+def _grads(tensors) -> list:
+    """The gradients that leaf tensors hold (a non-leaf holds none)."""
+    return [(k, t.grad) for k, t in tensors if t.is_leaf and t.grad is not None]
 
 
 def _same_states(before: list, tensors) -> bool:
@@ -68,10 +74,12 @@ def _snapshot(value, depth: int = 0):
         return None
     if isinstance(value, torch.Tensor):
         small = value.numel() <= CLONE_LIMIT
-        return ("tensor", value.detach().clone() if small else None, value.requires_grad, value._version, tuple(value.shape))
+        return ("tensor", value.detach().clone() if small else None, value.requires_grad, value._version, tuple(value.shape),
+                _states(_grads([("", value)])))
     if isinstance(value, torch.nn.Module):
         return ("module", _states(value.named_parameters()), _states(value.named_buffers()),
-                [m.training for m in value.modules()], [p.requires_grad for p in value.parameters()])
+                [m.training for m in value.modules()], [p.requires_grad for p in value.parameters()],
+                _states(_grads(value.named_parameters())))
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, len(value), [_snapshot(v, depth + 1) for v in value], [id(v) for v in value])
     if isinstance(value, dict):
@@ -95,9 +103,10 @@ def _changes(before, value, buffers: bool = True) -> list[str]:
             return ["replaced"]
         if value.requires_grad != before[2]:
             return ["its requires_grad"]
-        if before[1] is not None:
-            return [] if _same(value.detach(), before[1]) else ["its values (changed in place)"]
-        return [] if (value._version, tuple(value.shape)) == before[3:] else ["its values (changed in place)"]
+        if before[1] is not None and not _same(value.detach(), before[1]) or \
+                before[1] is None and (value._version, tuple(value.shape)) != before[3:5]:
+            return ["its values (changed in place)"]
+        return [] if _same_states(before[5], _grads([("", value)])) else [GRADIENTS]
     if kind == "module":
         found = []
         if not _same_states(before[1], value.named_parameters()):
@@ -110,6 +119,8 @@ def _changes(before, value, buffers: bool = True) -> list[str]:
             found.append(f"its mode (train()/eval(): it was in {was} mode)")
         if [p.requires_grad for p in value.parameters()] != before[4]:
             found.append("its parameters' requires_grad")
+        if not _same_states(before[5], _grads(value.named_parameters())):
+            found.append(GRADIENTS)
         return found
     items = list(value.values()) if kind == "dict" and isinstance(value, dict) else value
     if kind == "dict" and (not isinstance(value, dict) or list(value) != before[1]) or \

@@ -58,7 +58,7 @@ def question_points(source: Path) -> dict[str, float]:
 
 # -- one submission, in a worker process ----------------------------------------------------------------
 def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: float, threads: int,
-                cell_timeout: float | None = None) -> Graded:
+                cell_timeout: float | None = None, questions: list[checks.Question] | None = None) -> Graded:
     """Run ``cells`` in a sandbox and every check of the autograder ``source`` (zip or folder) here, all within
     ``timeout`` s; no cell, and no call of a check into the notebook, may run more than ``cell_timeout`` s
     (default SEQCOURSE_CELL_TIMEOUT, else :data:`limits.CELL_TIMEOUT_S`). Cells stop
@@ -66,7 +66,7 @@ def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: fl
     if cell_timeout is None:
         cell_timeout = float(os.environ.get("SEQCOURSE_CELL_TIMEOUT", limits.CELL_TIMEOUT_S))
     graded = Graded("")
-    questions, unit = checks.questions(source), checks.load_unit(source)
+    questions, unit = checks.questions(source) if questions is None else questions, checks.load_unit(source)
     with tempfile.TemporaryDirectory(prefix="public-") as tmp:
         package = checks.extract_package(source, Path(tmp))
         try:
@@ -94,15 +94,18 @@ def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: fl
     return graded
 
 
-def worker(source: Path, submission: Path, timeout: float, memory_mb: float, threads: int) -> None:
-    """Entry point of a worker process: grade one submission, print its Graded as JSON."""
+def worker(source: Path, submission: Path, timeout: float, memory_mb: float, threads: int,
+           questions: Path | None = None) -> None:
+    """Entry point of a worker process: grade one submission, print its Graded as JSON. ``questions``: the
+    autograder's questions as the parent parsed them (:func:`checks.questions_json`), else parsed here."""
+    found = checks.questions_from_json(questions.read_text()) if questions else checks.questions(source)
     try:
-        cells = load_cells(submission, assignment_name(source), questions=question_points(source),
+        cells = load_cells(submission, assignment_name(source), questions={q.name: q.points for q in found},
                            ignored=settings(source).get("ignored_cells", []))
     except (ValueError, OSError) as e:
         graded = Graded("", error=str(e))
     else:
-        graded = grade_cells(cells, source, timeout=timeout, memory_mb=memory_mb, threads=threads)
+        graded = grade_cells(cells, source, timeout=timeout, memory_mb=memory_mb, threads=threads, questions=found)
     print(json.dumps(asdict(graded)))
 
 
@@ -121,18 +124,25 @@ def _tree_rss(proc: psutil.Process) -> int:
 
 
 def grade_one(path: Path, autograder_zip: Path, *, name: str | None = None, timeout: float = limits.TIMEOUT_S,
-              memory_mb: float = limits.MEMORY_MB, threads: int = 1, workdir: Path | None = None) -> Graded:
+              memory_mb: float = limits.MEMORY_MB, threads: int = 1, workdir: Path | None = None,
+              questions: list[checks.Question] | None = None) -> Graded:
     """Grade one submission in a worker process with its own temporary folder (made in ``workdir``, by default
-    the system's temporary folder; removed afterwards)."""
+    the system's temporary folder; removed afterwards). ``questions``: the zip's, parsed already (a class's
+    grading parses them once; the worker then need not import Otter, seconds per submission)."""
     name = name or path.name
     tmp = Path(tempfile.mkdtemp(prefix="grade-", dir=workdir))
     tmp.chmod(0o711)  # in user mode the sandbox user must reach its own folder inside (nothing else)
     start = time.perf_counter()
     try:
         env = {**os.environ, "TMPDIR": str(tmp), "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
+        given = []
+        if questions is not None:
+            (tmp / "questions.json").write_text(checks.questions_json(questions))
+            given = ["--questions", str(tmp / "questions.json")]
         with open(tmp / "out.json", "wb") as out, open(tmp / "log.txt", "wb") as log:
             proc = subprocess.Popen([sys.executable, "-m", "grader", "--worker", str(autograder_zip), str(path),
-                                     "--timeout", str(timeout), "--memory-mb", str(memory_mb), "--threads", str(threads)],
+                                     "--timeout", str(timeout), "--memory-mb", str(memory_mb), "--threads", str(threads),
+                                     *given],
                                     stdout=out, stderr=log, env=env, start_new_session=True, cwd=PACKAGE_PARENT)
             ps, peak, killed = psutil.Process(proc.pid), 0, ""
             while proc.poll() is None:
@@ -227,7 +237,7 @@ def grade_folder(autograder_zip: Path, submissions: Path, out: Path, *, jobs: in
             return [Graded(str(p.relative_to(submissions)), error=NOT_A_NOTEBOOK) for p in others]
         ordered = newest_first(notebooks)
         g = grade_one(ordered[0][0], autograder_zip, name=str(ordered[0][0].relative_to(submissions)), timeout=timeout,
-                      memory_mb=memory_mb, threads=threads, workdir=workdir)
+                      memory_mb=memory_mb, threads=threads, workdir=workdir, questions=questions)
         g.note = " ".join([choice_note(ordered, submissions)] * (len(ordered) > 1) +
                           [f"Also submitted, not a notebook: {', '.join(str(p.relative_to(submissions)) for p in others)}."] * bool(others))
         print(f"  {g.submission}: {g.total:g} / {sum(points.values()):g}" + (f"  ({g.error})" if g.error else ""), flush=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import doctest
+import functools
 import html
 import inspect
 import io
@@ -31,16 +32,6 @@ import sys
 import textwrap
 
 import torch
-
-try:
-    from otter.check.logs import EventType
-    from otter.check.notebook import Notebook as OtterNotebook
-    from otter.check.utils import IPythonInterpreter, LoggedEventReturnValue, logs_event, resolve_test_info
-    from otter.execute import Checker
-    from otter.test_files import OKTestFile, TestCaseResult, create_test_file
-    from otter.utils import hide_outputs
-except ImportError:  # the grader runs notebooks with a stand-in for otter (grader/runner.py): no checks run there
-    OtterNotebook = None
 
 NOT_ANSWERED = "not answered yet — fill in the TODO"
 FIRST_FIRST = "fix the first failure first"
@@ -242,7 +233,21 @@ def summary_lines(name: str, failed: list[bool], messages: list[str], todo: list
     return lines
 
 
-if OtterNotebook is not None:
+@functools.cache
+def _otter_classes() -> dict:
+    """:class:`Checks` and :class:`Notebook`, made on first use: importing Otter takes seconds, and only a student's
+    kernel needs them (the grader's processes use this module's rules alone). Empty where Otter is missing or a
+    stand-in (the grader runs notebooks with one, grader/runner.py: no checks run there)."""
+    try:
+        from otter.check.logs import EventType
+        from otter.check.notebook import Notebook as OtterNotebook
+        from otter.check.utils import IPythonInterpreter, LoggedEventReturnValue, logs_event, resolve_test_info
+        from otter.execute import Checker
+        from otter.test_files import OKTestFile, TestCaseResult, create_test_file
+        from otter.utils import hide_outputs
+    except ImportError:
+        return {}
+
     class Checks(OKTestFile):
         """A question's public test file run case by case (:func:`run_case`); its text is :func:`summary_lines`'s."""
 
@@ -296,10 +301,24 @@ if OtterNotebook is not None:
                 Checker.get_results().append(result)
             return LoggedEventReturnValue(result, question=question, shelve_env=global_env)
 
+    for cls in (Checks, Notebook):  # importable by name, as pickle (Otter's log, through dill) finds a class
+        cls.__qualname__ = cls.__name__
+        globals()[cls.__name__] = cls
+    return {"Checks": Checks, "Notebook": Notebook, "OtterNotebook": OtterNotebook}
+
+
+def __getattr__(name: str):
+    if name in ("Checks", "Notebook"):
+        classes = _otter_classes()
+        if name in classes:
+            return classes[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def short_messages(notebook):
     """Otter's notebook object ``notebook`` with this module's short check messages (:class:`Notebook`); where the
     grader runs the notebook (a stand-in for otter, nothing to check) it is returned as it is."""
-    if OtterNotebook is not None and type(notebook) is OtterNotebook:
-        notebook.__class__ = Notebook
+    classes = _otter_classes()
+    if classes and type(notebook) is classes["OtterNotebook"]:
+        notebook.__class__ = classes["Notebook"]
     return notebook

@@ -112,24 +112,36 @@ def paste_answers(nb, master: Path) -> int:
 
 
 class _Builds(dict):
-    """Masters built on first use (a test of one notebook builds only that one)."""
+    """Masters built on first use (a test of one notebook builds only that one), once for all test workers: the
+    first to need a notebook builds it under a lock, the others read what it built (tests only read builds)."""
 
     def __init__(self, folder: Path):
         super().__init__()
         self.folder = folder
 
     def __missing__(self, name: str):
-        import course
+        import pickle
 
-        self[name] = course.assign(course.master_path(name), self.folder / "dist", self.folder / "notebooks",
-                                   course.load_config())
+        import course
+        from filelock import FileLock
+
+        with FileLock(str(self.folder / f"{name}.lock")):
+            done = self.folder / f"{name}.built"
+            if not done.exists():
+                built = course.assign(course.master_path(name), self.folder / "dist", self.folder / "notebooks",
+                                      course.load_config())
+                done.write_bytes(pickle.dumps(built))
+            self[name] = pickle.loads(done.read_bytes())
         return self[name]
 
 
 @pytest.fixture(scope="session")
-def course_build(tmp_path_factory):
-    """Every master built once, into a temporary dist/ and release folder, with tools/course.py."""
-    return _Builds(tmp_path_factory.mktemp("build"))
+def course_build(tmp_path_factory, worker_id):
+    """Every master built once per run, into a temporary dist/ and release folder, with tools/course.py (the
+    folder all of pytest-xdist's workers share, made by the first)."""
+    root = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
+    (root / "course-build").mkdir(exist_ok=True)
+    return _Builds(root / "course-build")
 
 
 def pytest_collection_modifyitems(items):

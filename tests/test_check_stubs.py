@@ -39,7 +39,7 @@ import torch
 import torch.nn as nn
 
 from conftest import ROOT, resolve_string as _resolve
-from course import graded_cells, master_path, check_cells, unit_names
+from course import check_cells, master_namespace, master_path, unit_names
 from grader.checks import Unit
 
 
@@ -122,13 +122,7 @@ def definitions(notebook: str) -> list[Definition]:
     return found
 
 
-@lru_cache(maxsize=None)
-def notebook_namespace(notebook: str) -> dict:
-    """The master's graded code executed (what the notebook's namespace holds when checks run)."""
-    env: dict = {"__name__": f"master_{notebook}"}
-    for _, _, source in graded_cells(master_path(notebook)):
-        exec(compile(source, f"<{notebook}>", "exec"), env)
-    return env
+notebook_namespace = lru_cache(maxsize=None)(master_namespace)
 
 
 def execute(notebook: str, d: Definition) -> tuple[dict, dict]:

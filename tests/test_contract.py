@@ -53,6 +53,13 @@ def step(model, x):
 def through_data(model, x):
     model.lin.weight.data[0, 0] = 5.0  # bumps no version counter
     return model(x)
+def loss_backward(model, x):
+    loss = model(x).sum()
+    loss.backward()  # the caller's optimiser step would now use this call's gradients too
+    return loss.detach()
+def slope(x):
+    (x * 2).sum().backward()  # on the caller's x, not on a copy
+    return x.grad.clone()
 def polite(model, x):
     was = model.training
     model.eval()
@@ -147,3 +154,20 @@ def test_train_inside_a_call_is_seen_in_either_mode_and_calls_record_the_modes(n
     for mode in (True, False):  # restoring the mode the call found is no change
         notebook["polite"](model.train(mode), torch.ones(3))
         assert contract.take() == [] and model.training is mode
+
+
+def test_gradients_left_on_the_callers_model_or_tensor_are_seen_unless_declared(notebook):
+    model = notebook["Model"]({})
+    notebook["loss_backward"](model, torch.ones(3))
+    assert [b["what"] for b in contract.take()] == [contract.GRADIENTS]
+    notebook["loss_backward"](model, torch.ones(3))  # gradients there before, accumulated into
+    broken = contract.take()
+    assert [b["what"] for b in broken] == [contract.GRADIENTS]
+    assert "loss_backward changed the caller's model: its gradients" in checks.contract_broken(broken)
+    assert checks.contract_broken(broken, ("loss_backward.model.grad",)) is None
+    assert checks.contract_broken(broken, ("loss_backward.model.train()",)) is not None
+    assert checks.contract_broken([{"function": "loss_backward", "argument": "model", "what": "its parameters"}],
+                                  ("loss_backward.model.grad",)) is not None  # only its gradients are declared
+    x = torch.ones(3, requires_grad=True)
+    notebook["slope"](x)
+    assert [(b["argument"], b["what"]) for b in contract.take()] == [("x", contract.GRADIENTS)]

@@ -279,3 +279,14 @@ def test_zip_with_many_members_or_a_lying_header_is_refused(tmp_path):
     broken.write_bytes(b"PK\x03\x04" + os.urandom(200))
     with pytest.raises(ValueError, match="not a readable zip"):
         grade.load_cells(broken, NB)
+
+
+def test_a_worker_is_given_its_questions_and_imports_no_otter(course_build):
+    """A class's grading parses the zip's questions once (Otter's parser) and hands them to each worker, which then
+    imports no Otter: seconds saved per submission."""
+    from grader import checks
+
+    found = checks.questions(course_build[NB].autograder_zip)
+    assert checks.questions_from_json(checks.questions_json(found)) == found
+    probe = "import sys, grader.__main__, grader.grade; print('otter' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip() == "False"

@@ -24,7 +24,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from course import graded_cells, master_path  # noqa: E402
+from course import master_namespace  # noqa: E402
 from results import commit, hardware  # noqa: E402
 
 import seqcourse  # noqa: E402
@@ -35,29 +35,6 @@ SMOLLM2_135M = {"vocab_size": 49152, "hidden_size": 576, "intermediate_size": 15
                 "tie_word_embeddings": True, "hidden_act": "silu", "max_position_embeddings": 8192}
 
 
-def master_namespace() -> dict:
-    """Execute notebook 08's graded code (its reference solution) and return the namespace."""
-    ns: dict = {"__name__": "bench"}
-    for _, _, source in graded_cells(master_path("08_modern_decoder")):
-        exec(compile(source, "08_modern_decoder", "exec"), ns)
-    exec(standin("_tiny_llama", ROOT / "units" / "08_modern_decoder" / "standins.py"), ns)
-    return ns
-
-
-@torch.no_grad()
-def greedy(model, ids, n_new: int, cache: bool):
-    """ids (1, T) continued by n_new greedy tokens; (ids (1, T + n_new), seconds)."""
-    start = time.perf_counter()
-    logits, kv = model.extend(ids) if cache else (model(ids), None)
-    for step in range(n_new):
-        ids = torch.cat([ids, logits[:, -1].argmax(-1, keepdim=True)], dim=1)
-        if step < n_new - 1:
-            logits, kv = model.extend(ids[:, -1:], kv) if cache else (model(ids), None)
-    if ids.is_cuda:
-        torch.cuda.synchronize()
-    return ids, time.perf_counter() - start
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--new", type=int, default=40)
@@ -65,7 +42,8 @@ def main() -> None:
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "08_modern_decoder-decoding.json")
     args = parser.parse_args()
-    ns = master_namespace()
+    ns = master_namespace("08_modern_decoder")
+    exec(standin("_tiny_llama", ROOT / "units" / "08_modern_decoder" / "standins.py"), ns)
     config = SMOLLM2_135M
     seqcourse.seed_everything(0)
     hf = ns["_tiny_llama"](0, config["hidden_size"], config["num_hidden_layers"], config["num_attention_heads"],
@@ -87,12 +65,12 @@ def main() -> None:
         found["largest logit difference from LlamaForCausalLM"] = float(gap)
         found["largest logit of LlamaForCausalLM (absolute value)"] = float(want.abs().max())
         del reference
-    greedy(model, prompt, 2, True)                                    # warm-up
+    ns["greedy"](model, prompt, 2, True)                                    # warm-up
     times = {"with the cache": [], "without it": []}
     tokens = {}
     for _ in range(args.rounds):
         for name, cache in (("with the cache", True), ("without it", False)):
-            tokens[name], seconds = greedy(model, prompt, args.new, cache)
+            tokens[name], seconds = ns["greedy"](model, prompt, args.new, cache)
             times[name].append(seconds)
     for name, runs in times.items():
         found[f"greedy decoding {name}: tokens per s"] = args.new / statistics.median(runs)

@@ -23,17 +23,9 @@ import torch
 import torch.nn as nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from course import graded_cells, master_path  # noqa: E402
+from course import master_namespace  # noqa: E402
 
 import seqcourse  # noqa: E402
-
-
-def master_namespace() -> dict:
-    """Execute notebook 04's graded code (its reference solution) and return the namespace."""
-    ns: dict = {"__name__": "bench"}
-    for _, _, source in graded_cells(master_path("04_transformer")):
-        exec(compile(source, "04_transformer", "exec"), ns)
-    return ns
 
 
 def torch_transformer(ns: dict, src_vocab: int, tgt_vocab: int, d_model=256, n_heads=8, n_layers=3, d_ff=512, dropout=0.1):
@@ -85,7 +77,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore", message="enable_nested_tensor")   # nn.Transformer with norm_first=True
     device = seqcourse.get_device(args.device)
-    ns = master_namespace()
+    ns = master_namespace("04_transformer")
     _, de_vocab, en_vocab, pairs = seqcourse.translation_data(
         seqcourse.load_multi30k(), "de", "en", seqcourse.tokenizer("de"), seqcourse.tokenizer("en"), min_freq=2)
     batches = list(seqcourse.BucketBatches(pairs["train"], 128, seed=0))[:args.batches + 3]

@@ -630,6 +630,15 @@ def graded_cells(master: Path) -> list[tuple[str | None, bool, str]]:
             if c.cell_type == "code" and block != "TESTS" and "otter_ignore" not in c.metadata.get("tags", [])]
 
 
+def master_namespace(name: str) -> dict:
+    """A master's graded code (:func:`graded_cells`: its reference solution, what the notebook's namespace holds when
+    checks run) executed in a fresh namespace, which is returned."""
+    ns: dict = {"__name__": f"master_{name}"}
+    for _, _, source in graded_cells(master_path(name)):
+        exec(compile(source, f"<{name}>", "exec"), ns)
+    return ns
+
+
 def check_cells(master: Path) -> list[tuple[str, bool, str]]:
     """The checks of a master, in order, as (question, hidden, source)."""
     return [(q, hidden_check(c.source), c.source) for q, block, c in master_cells(master)

@@ -9,6 +9,11 @@ import math
 
 import torch
 
+# what a question's answer may change of what it is given (grader/contract.py): a backward() through the layer leaves
+# gradients on its weights; the text asks only that x and the layer's requires_grad and mode stay as they were
+MAY_CHANGE = {"q5_early_grad": ("early_gradient_norm.layer.grad",)}
+
+
 _REF_RNN_CELL = ("class RNNCell(torch.nn.RNNCell):\n"   # a correct cell with the notebook's interface, so that only your RNN is checked here
                  "    def __init__(self, input_size, hidden_size):\n"
                  "        super().__init__(input_size, hidden_size)\n"
