@@ -6,8 +6,8 @@ The outermost call into the notebook's code (a check's call, or a stand-in's) re
 - the caller's arguments changed: a tensor's values, shape, dtype or requires_grad; a list, tuple or dict's
   items; a module's parameters, buffers (their values; a large module's version counters), training flags,
   gradients (``.grad``, a tensor's too) or requires_grad flags (``self`` too, for a method or a module's call, except its buffers: a module may own a cache);
-- a global random generator reseeded (Python's ``random``, NumPy's, torch's): draws must continue the caller's
-  random state, not restart it.
+- a global random generator reseeded or a saved state of it restored (Python's ``random``, NumPy's, torch's):
+  draws must continue the caller's random state, not restart it.
 The trusted side asks after every hidden case (op ``contract``, grader/checks.py) and fails the case unless
 the question declares the change (``MAY_CHANGE`` in its checks module). Generators passed in may advance.
 ``train()`` called inside a call on a module it was given counts even where it changes nothing (the module came
@@ -256,11 +256,17 @@ def install() -> None:
     _reseeds(torch.random, "manual_seed", "torch's global random generator (torch.manual_seed)")
     _reseeds(torch, "seed", "torch's global random generator (torch.seed)")
     _reseeds(random, "seed", "Python's random generator (random.seed)")
+    # a saved state restored inside the call (torch.random.fork_rng does it on exit): every call draws the same
+    restored = "torch's global random generator (torch.set_rng_state: a saved state restored, e.g. by torch.random.fork_rng)"
+    _reseeds(torch, "set_rng_state", restored)
+    _reseeds(torch.random, "set_rng_state", restored)
+    _reseeds(random, "setstate", "Python's random generator (random.setstate: a saved state restored)")
     try:
         import numpy
     except ImportError:
         return
     _reseeds(numpy.random, "seed", "NumPy's global random generator (np.random.seed)")
+    _reseeds(numpy.random, "set_state", "NumPy's global random generator (np.random.set_state: a saved state restored)")
 
 
 def take(record: list | None = None) -> list[dict]:

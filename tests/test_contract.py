@@ -39,6 +39,9 @@ def pops(x, cfg, gen):
     cfg.pop("a"); return x
 def reseeds(x, cfg, gen):
     random.seed(0); return x
+def forks(x, cfg, gen):
+    with torch.random.fork_rng():  # restores the global state on exit: every call draws the same noise
+        return x + torch.rand(x.shape)
 class Model(nn.Module):
     def __init__(self, cfg):
         super().__init__(); self.lin = nn.Linear(3, 3)
@@ -78,7 +81,8 @@ def evaluate(model, x):
 
 
 @pytest.mark.parametrize("name, what", [("clean", None), ("in_place", "x: its values"), ("pops", "cfg: its items"),
-                                        ("reseeds", "reseeded Python's random generator")])
+                                        ("reseeds", "reseeded Python's random generator"),
+                                        ("forks", "reseeded torch's global random generator (torch.set_rng_state")])
 def test_calls_record_what_they_change(notebook, name, what):
     notebook[name](torch.ones(3), {"a": 1}, torch.Generator().manual_seed(0))  # the generator may advance
     found = [f"{b['argument']}: {b['what']}" if b["argument"] else b["what"] for b in contract.take()]
