@@ -216,9 +216,10 @@ def fetch_file(name: str, data_dir: str | os.PathLike | None = None,
         except Exception as exc:  # network errors, missing mirror files, early end of transfer
             raise DataError(
                 f"could not get {name} from {source}: {exc}.\n"
-                f"If this machine is offline, set SEQCOURSE_DATA_MIRROR to a folder or URL that holds "
-                f"the {src.title} files (or a subfolder {src.folder}/ with them), or copy {name} into "
-                f"{data_dir} (see data/README.md)."
+                f"Without internet access here: download {src.url + name} where you have it and copy the file "
+                f"into {data_dir} (on Colab, upload it there in the Files pane), or set the environment variable "
+                f"SEQCOURSE_DATA_MIRROR to a folder or URL that holds the {src.title} files (or a subfolder "
+                f"{src.folder}/ with them). Every file is checked against its sha256 before it is used."
             ) from exc
         if gz:
             try:

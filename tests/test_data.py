@@ -10,7 +10,7 @@ import pytest
 
 from conftest import serve
 from seqcourse import DataError, load_cola, load_multi30k, number_to_words, number_words_task
-from seqcourse.data import COLA_SHA256, SHA256, _sha256, fetch_file
+from seqcourse.data import COLA_SHA256, MULTI30K_URL, SHA256, _sha256, fetch_file
 
 
 def test_download_from_http_mirror_verifies_and_loads(mirror_url, tmp_path):
@@ -86,6 +86,8 @@ def test_offline_with_nothing_cached_says_what_to_do(tmp_path):
         fetch_file("train.en.gz", tmp_path, "http://127.0.0.1:9/")
     msg = str(info.value)
     assert "train.en.gz" in msg and "SEQCOURSE_DATA_MIRROR" in msg
+    # what to do, in the message itself: a student on Colab has no data/README.md
+    assert MULTI30K_URL + "train.en.gz" in msg and str(tmp_path) in msg and "README" not in msg
     assert not any(tmp_path.iterdir())
 
 
