@@ -4,6 +4,7 @@ Gradescope image pinned to the versions the build used. Each test builds at most
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -112,7 +113,9 @@ def test_make_publish_syncs_a_clone_shows_the_diff_and_pushes_nothing(tmp_path, 
     course.publish_to_clone(clone, _config())
     shown = capsys.readouterr().out
     assert _git(clone, "rev-parse", "HEAD") == head and not _git(clone, "diff", "--cached", "--name-only"), "nothing is committed or staged"
-    assert " D gone.txt" in shown and " M README.md" in shown and "?? notebooks/" in shown and "2 files changed" in shown
+    new = f"notebooks/{NOTEBOOKS[0]}/{NOTEBOOKS[0]}.ipynb"
+    assert " D gone.txt" in shown and " M README.md" in shown and f"?? {new}" in shown and re.search(rf" {new} +\| +\d+ \+", shown)
+    assert re.search(r" gone.txt +\| +1 -", shown) and f"git -C {clone} add --all && git -C {clone} diff --cached" in shown
     assert f"git -C {clone} push" in shown and "Nothing is committed or pushed" in shown
     assert (clone / "notebooks" / NOTEBOOKS[0] / f"{NOTEBOOKS[0]}.ipynb").is_file()
     with pytest.raises(SystemExit, match="stash"):  # uncommitted work in the clone is never overwritten
@@ -121,6 +124,26 @@ def test_make_publish_syncs_a_clone_shows_the_diff_and_pushes_nothing(tmp_path, 
     _git(clone, "commit", "-qm", "release 01")
     course.publish_to_clone(clone, _config())  # nothing new: no change
     assert "no changes" in capsys.readouterr().out
+
+
+def test_make_publish_lists_a_first_release_and_refuses_a_clone_on_another_branch(tmp_path, capsys):
+    """An empty public repository, just cloned: every file is new, and git diff alone would show nothing."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    _git(empty, "init", "-q")
+    course.publish_to_clone(empty, _config())
+    shown = capsys.readouterr().out
+    files = sorted(str(p.relative_to(empty)) for p in empty.rglob("*") if p.is_file() and ".git" not in p.parts)
+    assert files and all(f"?? {f}\n" in shown and re.search(rf" {re.escape(f)} +\| +\d+ \+", shown) for f in files), shown
+    assert f"{len(files)} files changed" in shown and not _git(empty, "diff", "--cached", "--name-only")
+    on_master = _clone(tmp_path / "master")
+    _git(on_master, "branch", "-m", "master")
+    with pytest.raises(SystemExit) as refused:
+        course.publish_to_clone(on_master, _config(branch="main"))
+    assert str(refused.value) == (f"make publish: {on_master} is on branch master, but course.yml says branch: main (every "
+                                  f"notebook's Colab links open that branch): git -C {on_master} switch main, or set branch: "
+                                  "in course.yml and make course again.")
+    assert (on_master / "gone.txt").exists(), "the clone was touched"
 
 
 def test_make_publish_refuses_a_folder_that_is_not_a_clone_or_is_this_repository(tmp_path):
@@ -213,3 +236,101 @@ def test_the_zip_says_when_hidden_checks_are_shown_and_which_cells_are_ignored(c
     student = nbformat.read(built.student_dir / f"{NOTEBOOKS[0]}.ipynb", as_version=4)
     tagged = [c.source for c in student.cells if "otter_ignore" in c.metadata.get("tags", [])]
     assert tagged and settings["ignored_cells"] == tagged
+
+
+
+def _recording_assign(built: list):
+    """A stand-in for course.assign that records the notebook and writes what a build writes, quickly: the committed
+    student folder plus a file naming the master's hash (so an edit of the master changes the student folder)."""
+    import hashlib
+    import shutil
+
+    def assign(master, dist, release, config, requirements=None):
+        name = master.stem
+        built.append(name)
+        shutil.rmtree(release / name, ignore_errors=True)
+        shutil.copytree(ROOT / "notebooks" / name, release / name)
+        (release / name / "built-from.txt").write_text(hashlib.sha256(master.read_bytes()).hexdigest())
+        (dist / name / "autograder").mkdir(parents=True, exist_ok=True)
+        (dist / name / "autograder" / f"{name}.ipynb").write_bytes(master.read_bytes())
+        (dist / f"{name}-autograder.zip").write_text(f"{name} {requirements}")
+        return course.Built(name, release / name, dist / name / "autograder" / f"{name}.ipynb", dist / f"{name}-autograder.zip")
+    return assign
+
+
+def test_make_course_rebuilds_and_regrades_only_the_notebooks_whose_sources_changed(tmp_path, monkeypatch, capsys):
+    import shutil
+
+    units = tmp_path / "units"
+    shutil.copytree(course.UNITS, units, ignore=shutil.ignore_patterns("__pycache__"))
+    config, lock, built, graded = _config(), ["--extra-index-url x\ntorch==2.13.0\n"], [], []
+    monkeypatch.setattr(course, "UNITS", units)
+    monkeypatch.setattr(course, "load_config", lambda: config)
+    monkeypatch.setattr(course, "locked_requirements", lambda: lock[0])
+    monkeypatch.setattr(course, "assign", _recording_assign(built))
+    monkeypatch.setattr(course, "check_build", lambda b: (graded.append(b.name), ([b.name, "1 / 1", "0 / 1", "1.0 / 1.0", "500"], []))[1])
+    trial = tmp_path / "trial"
+
+    def build(*args) -> tuple[list[str], list[str]]:
+        built.clear(), graded.clear()
+        assert course.main(["--out", str(trial), *args]) == 0
+        return list(built), list(graded)
+
+    assert build() == (NOTEBOOKS, NOTEBOOKS), "a build into a new folder has nothing to reuse"
+    assert build() == ([], []), "nothing changed"
+    assert "02_seq2seq: up to date" in capsys.readouterr().out
+    config["published"] = "02_seq2seq"  # a release: the public folder only
+    assert build() == ([], []) and (trial / "dist" / "public" / "notebooks" / "02_seq2seq").is_dir()
+    master = units / "01_rnn_lstm" / "01_rnn_lstm.ipynb"
+    nb = nbformat.read(master, as_version=4)
+    for cell in nb.cells:
+        cell.source = cell.source.replace("name: q1_rnn_cell\npoints: 2", "name: q1_rnn_cell\npoints: 3")
+    nbformat.write(nb, master)
+    (units / "04_transformer" / "checks.py").write_text((units / "04_transformer" / "checks.py").read_text() + "\n# edited\n")
+    assert build() == (["01_rnn_lstm", "04_transformer"],) * 2
+    shown = capsys.readouterr().out
+    assert "Changed since the last build of" in shown and ": 01_rnn_lstm (the student notebook" in shown and "make publish again" in shown
+    (trial / "dist" / "05_subwords-autograder.zip").unlink()  # outputs removed or changed since their build
+    (trial / "notebooks" / "06_gpt" / "06_gpt.ipynb").write_text("{}")
+    assert build() == (["05_subwords", "06_gpt"],) * 2
+    config["hidden_visibility"] = "visible"  # a setting the zips hold
+    assert build("--only", "03_attention", "--no-grade") == (["03_attention"], [])
+    assert build("--only", "03_attention") == ([], ["03_attention"]), "built without grading: graded now"
+    lock[0] += "numpy==2.0.0\n"
+    assert build() == (NOTEBOOKS, NOTEBOOKS), "new package versions rebuild and regrade everything"
+
+
+def test_the_lock_file_leaves_out_what_only_a_cuda_build_of_torch_needs(monkeypatch):
+    """torch 2.14's CUDA wheel from PyPI requires cuda-bindings, cuda-toolkit (which pulls cuda-pathfinder),
+    nvidia-* and triton: none of it is locked, so Gradescope's CPU image never installs them."""
+    from importlib import metadata as md
+
+    real = md.distribution
+
+    class Torch:
+        version = "2.14.1+cu130"
+        requires = [*real("torch").requires, 'cuda-bindings==13.0.3; platform_system == "Linux"',
+                    'cuda-toolkit[cublas,cudart]==13.0.2; platform_system == "Linux"',
+                    'nvidia-cudnn-cu13==9.13.0.50; platform_system == "Linux"', 'triton==3.6.0; platform_system == "Linux"']
+
+    def distribution(name):
+        assert not course.CUDA_ONLY.fullmatch(name.lower()), f"the lock file followed {name}"
+        return Torch() if name == "torch" else real(name)
+
+    monkeypatch.setattr(md, "distribution", distribution)
+    names = [line.split("==")[0] for line in course.locked_requirements().splitlines()[1:]]
+    assert "torch==2.14.1" in course.locked_requirements() and not [n for n in names if course.CUDA_ONLY.fullmatch(n)]
+
+
+def test_the_zips_conda_packages_are_pinned():
+    """Otter's environment.yml asks conda for python=3.11, pip and jupyter_server, whatever is newest on the day of an
+    upload; the zip's pins Python and pip to this build's and leaves jupyter_server to the lock file."""
+    import platform
+    from importlib import metadata as md
+
+    otter = {"name": "otter-env", "channels": ["conda-forge"], "dependencies": [
+        "python={}.{}".format(*sys.version_info[:2]), "pip", "jupyter_server", {"pip": ["otter-grader[grading,plugins]==7.0.0"]}]}
+    lock = course.CPU_TORCH_INDEX + "\njupyter-server==2.0.0\ntorch==2.13.0\n"
+    env = yaml.safe_load(course.environment_file(yaml.safe_dump(otter), lock))
+    assert env["dependencies"] == [f"python={platform.python_version()}", f"pip={md.version('pip')}", {"pip": lock.splitlines()}]
+    assert env["channels"] == ["conda-forge"] and env["name"] == "otter-env"

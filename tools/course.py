@@ -8,6 +8,12 @@ student notebooks with those zips, locally and without Docker; then write the pu
 --only 01_rnn_lstm builds one notebook (a minute or less with --no-grade); --out DIR writes notebooks/ and dist/
 under DIR (DIR/notebooks/ starts as a copy of the committed release), leaving this repository alone.
 
+Only what changed is rebuilt: a notebook is built and graded again unless dist/.build-hashes.json (:class:`Stamps`)
+says that nothing it is built from changed (:func:`build_inputs`: its unit, grader/, seqcourse/, this file, the lock
+file, course.yml's settings but published and answers_released) and that its outputs are as that build wrote them.
+So raising ``published`` or ``answers_released`` rewrites dist/public/ alone. The build then says when a published
+student folder changed since the last dist/public/ (a points change, a fix): make publish again.
+
 Release (course.yml): ``published`` is the newest notebook students get (default: the first, 01_rnn_lstm);
 ``answers_released`` the newest notebook whose answers may reach them (default: none). A notebook's answers reach
 students two ways: as given code of a later notebook (04 holds 03's beam search) and through the helper modules that
@@ -18,8 +24,9 @@ helper module only once its notebook's answers are released, and prints what dis
 notebook that builds on the previous one's answers (03, 04 and 05 do) can be published only after that notebook's
 extensions and late days are over; 06, 07 and 08 need older answers only and can be published during them.
 Publishing keeps history: dist/public/ and the clone of ``--publish`` are updated in place, their .git kept;
-``--publish`` refuses a folder that is not a git clone, is this repository, or holds uncommitted work, shows git's
-status and diff, and commits and pushes nothing.
+``--publish`` refuses a folder that is not a git clone, is this repository, is on another branch than course.yml's
+``branch`` (the Colab links open that one) or holds uncommitted work, lists every changed and new file with git's
+status and diff --stat, and commits and pushes nothing.
 
 Points (checked before Otter runs; a problem stops the build with one line naming the notebook and the question):
 a question states ``points`` (positive); an autograded question has hidden checks, and every hidden check states
@@ -48,6 +55,8 @@ import doctest
 import filecmp
 import functools
 import hashlib
+import json
+import os
 import pprint
 import re
 import shutil
@@ -487,6 +496,11 @@ def publish_to_clone(clone: Path, config: dict) -> None:
     if clone == ROOT or (clone / "tools" / "course.py").exists() or (clone / "units").exists():
         raise SystemExit(f"make publish: PUBLIC={clone} is this development repository (or a clone of it, with the "
                          f"solutions): name a clone of the public repository {config['repository']}")
+    branch = subprocess.run(["git", "-C", str(clone), "symbolic-ref", "--short", "-q", "HEAD"], capture_output=True, text=True).stdout.strip()
+    if branch != config.get("branch", "main"):
+        raise SystemExit(f"make publish: {clone} is on {f'branch {branch}' if branch else 'no branch'}, but course.yml says "
+                         f"branch: {config.get('branch', 'main')} (every notebook's Colab links open that branch): git -C {clone} "
+                         f"switch {config.get('branch', 'main')}, or set branch: in course.yml and make course again.")
     dirty = git(clone, "status", "--porcelain", "--ignored").splitlines()
     if dirty:
         raise SystemExit(f"make publish: {clone} holds what git has not committed ({', '.join(line[3:] for line in dirty[:5])}"
@@ -495,10 +509,22 @@ def publish_to_clone(clone: Path, config: dict) -> None:
                          f"commit too): git -C {clone} stash -u --all, then run it again.")
     plan = publish(ROOT / "notebooks", clone, config)
     print(describe(plan, str(clone)))
-    print(git(clone, "status", "--short") or "no changes", end="")
-    print(git(clone, "diff", "--stat"), end="")  # files new to the repository are the ?? lines of the status above
-    print(f"Nothing is committed or pushed. Review (git -C {clone} diff), then:\n"
-          f"  git -C {clone} add --all && git -C {clone} commit -m 'Release up to {plan.published}' && git -C {clone} push")
+    print(git(clone, "status", "--short", "--untracked-files=all") or "no changes", end="")
+    print(changes_stat(clone), end="")
+    print(f"Nothing is committed or pushed. Review every change, new files included:\n"
+          f"  git -C {clone} add --all && git -C {clone} diff --cached\nthen commit and push:\n"
+          f"  git -C {clone} commit -m 'Release up to {plan.published}' && git -C {clone} push")
+
+
+def changes_stat(clone: Path) -> str:
+    """``git diff --stat`` of the clone's work tree against its last commit, new files included (git diff alone leaves
+    out files git does not track yet: a first release would look empty), computed in a temporary index so that the
+    clone's own index stays as it was."""
+    with tempfile.TemporaryDirectory(prefix="publish-index-") as tmp:
+        env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        for args in (["add", "--all"], ["diff", "--cached", "--stat=100,80"]):
+            out = subprocess.run(["git", "-C", str(clone), *args], capture_output=True, text=True, check=True, env=env).stdout
+    return out
 
 
 STUDENT_README = """\
@@ -522,11 +548,12 @@ Each notebook folder holds the notebook and its public tests; keep them together
 `grader.export()` writes at the end of the notebook (or the .ipynb itself). Upload one file per notebook: where
 several are uploaded, the newest is graded (by the time in the zip's name, else the file's time), and the results
 name the file graded.
+
 """
 
 
 CPU_TORCH_INDEX = "--extra-index-url https://download.pytorch.org/whl/cpu"
-CUDA_ONLY = re.compile(r"nvidia-.*|triton")  # what a CUDA build of torch pulls in and its CPU wheel does not
+CUDA_ONLY = re.compile(r"nvidia-.*|cuda-.*|triton")  # what a CUDA build of torch pulls in and its CPU wheel does not
 
 
 def locked_requirements() -> str:
@@ -535,7 +562,7 @@ def locked_requirements() -> str:
     of the helper package: the zip carries it), transitively, as installed in the environment that builds and
     grades the course. So Gradescope builds the image the build tested, not whatever is newest on the day of an
     upload. torch's local label (+cpu) is dropped: with the CPU index pip picks the +cpu wheel of that version,
-    never a CUDA build; CUDA-only packages (nvidia-*, triton) are left out."""
+    never a CUDA build; CUDA-only packages (nvidia-*, cuda-*, triton) are left out."""
     from importlib import metadata
 
     from packaging.markers import default_environment
@@ -809,10 +836,27 @@ def setup_script(otter_setup: str) -> str:
 def environment_file(otter_env: str, requirements: str) -> str:
     """environment.yml of the Gradescope zip: Otter's (conda-forge, its Python), with the lock file as its whole pip
     list (Otter's own line, otter-grader[grading,plugins], adds a second otter-grader and extras the grader never
-    uses: Google Sheets plugins, PDF and kernel packages)."""
+    uses: Google Sheets plugins, PDF and kernel packages), and its conda packages pinned: Python at this build's
+    version where the master asks for this build's minor version, pip at this environment's, and a package the lock
+    file pins (Otter's jupyter_server) left to pip, which installs the locked version."""
+    from importlib import metadata
+
+    from packaging.utils import canonicalize_name
+
     env = yaml.safe_load(otter_env)
-    pip = next(d for d in env["dependencies"] if isinstance(d, dict) and "pip" in d)
-    pip["pip"] = requirements.splitlines()
+    locked = {canonicalize_name(line.split("==")[0]) for line in requirements.splitlines() if "==" in line}
+    conda = []
+    for dep in env["dependencies"]:
+        if isinstance(dep, dict) and "pip" in dep:
+            dep = {"pip": requirements.splitlines()}
+        elif dep == "python={}.{}".format(*sys.version_info[:2]):
+            dep = "python={}.{}.{}".format(*sys.version_info[:3])
+        elif dep == "pip":
+            dep = f"pip={metadata.version('pip')}"
+        elif canonicalize_name(dep) in locked:
+            continue
+        conda.append(dep)
+    env["dependencies"] = conda
     return yaml.safe_dump(env, sort_keys=False)
 
 
@@ -896,6 +940,66 @@ def assign(master: Path, dist: Path, release: Path, config: dict, requirements: 
     return Built(name, target, out / "autograder" / f"{name}.ipynb", final_zip)
 
 
+# course.yml's settings that only choose what dist/public/ holds: changing them rebuilds no notebook
+RELEASE_ONLY = ("published", "answers_released")
+
+
+def tree_digest(paths: list[Path]) -> str:
+    """sha256 of files and folders (every file in them but caches), by content and by path below each one's parent."""
+    h = hashlib.sha256()
+    for top in paths:
+        files = [top] if top.is_file() else sorted(p for p in top.rglob("*") if p.is_file() and not
+                                                   {"__pycache__", ".ipynb_checkpoints"} & set(p.parts))
+        for f in files:
+            h.update(f"{f.relative_to(top.parent)}\0{f.stat().st_size}\0".encode() + f.read_bytes())
+    return h.hexdigest()
+
+
+def build_inputs(name: str, config: dict, requirements: str) -> str:
+    """A content hash of everything a notebook's build reads: its unit folder (master, checks, stand-ins, mutants),
+    the grader and helper packages, this file, requirements.txt, pyproject.toml, the lock file (the versions the zip
+    installs, Otter's among them), this Python, and course.yml's settings but those that only choose the public
+    release (:data:`RELEASE_ONLY`)."""
+    settings = {k: v for k, v in config.items() if k not in RELEASE_ONLY}
+    paths = [master_path(name).parent, ROOT / "grader", ROOT / PACKAGE, Path(__file__).resolve(),
+             ROOT / "requirements.txt", ROOT / "pyproject.toml"]
+    extra = json.dumps([settings, requirements, sys.version], sort_keys=True, default=str)
+    return hashlib.sha256(tree_digest(paths).encode() + extra.encode()).hexdigest()
+
+
+class Stamps:
+    """dist/.build-hashes.json: for each notebook built, the hash of what it was built from (:func:`build_inputs`),
+    the hash of what the build wrote (student folder, dist/NAME/, the zip) and, once it passed, its row of the
+    grading table. A notebook is rebuilt unless both hashes still match, so a build into a new folder (TRIAL=) has
+    nothing to reuse, and outputs that were removed or changed since (a checkout of notebooks/) are rebuilt."""
+
+    FILE = ".build-hashes.json"
+
+    def __init__(self, dist: Path):
+        self.dist, self.path = dist, dist / self.FILE
+        try:
+            self.entries = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            self.entries = {}
+
+    def outputs(self, name: str, release: Path) -> list[Path]:
+        return [release / name, self.dist / name, self.dist / f"{name}-autograder.zip"]
+
+    def up_to_date(self, name: str, sources: str, release: Path) -> Built | None:
+        """The notebook's last build when nothing it is built from changed and its outputs are as it wrote them."""
+        entry, outputs = self.entries.get(name) or {}, self.outputs(name, release)
+        if entry.get("sources") != sources or not all(p.exists() for p in outputs) or entry.get("outputs") != tree_digest(outputs):
+            return None
+        return Built(name, release / name, self.dist / name / "autograder" / f"{name}.ipynb", outputs[2])
+
+    def graded(self, name: str) -> list[str] | None:
+        return (self.entries.get(name) or {}).get("graded")
+
+    def record(self, name: str, sources: str, release: Path, graded: list[str] | None = None) -> None:
+        self.entries[name] = {"sources": sources, "outputs": tree_digest(self.outputs(name, release)), "graded": graded}
+        self.path.write_text(json.dumps(self.entries, indent=1, sort_keys=True) + "\n")
+
+
 def check_build(built: Built) -> tuple[list[str], list[str]]:
     """Grade the solution and the unsolved student notebook. Returns (table row, problems)."""
     points = grade.question_points(built.autograder_zip)
@@ -938,17 +1042,32 @@ def main(argv=None) -> int:
     dist.mkdir(parents=True, exist_ok=True)
     requirements = locked_requirements()
     (dist / "requirements-lock.txt").write_text(requirements)
+    stamps = Stamps(dist)
     rows, problems = [], []
     for name in args.only or unit_names():
-        start = time.perf_counter()
-        built = assign(master_path(name), dist, release, config, requirements)
-        print(f"built {built.name} in {time.perf_counter() - start:.1f} s -> {built.student_dir}, {built.autograder_zip}", flush=True)
+        start, sources = time.perf_counter(), build_inputs(name, config, requirements)
+        built = stamps.up_to_date(name, sources, release)
+        if built:
+            print(f"{name}: up to date (nothing it is built from changed since {built.autograder_zip} was built)", flush=True)
+        else:
+            built = assign(master_path(name), dist, release, config, requirements)
+            stamps.record(name, sources, release)
+            print(f"built {built.name} in {time.perf_counter() - start:.1f} s -> {built.student_dir}, {built.autograder_zip}", flush=True)
         if not args.no_grade:
-            row, found = check_build(built)
+            row = stamps.graded(name)
+            if row is None:
+                row, found = check_build(built)
+                problems += found
+                if not found:
+                    stamps.record(name, sources, release, graded=row)
             rows.append(row)
-            problems += found
+    before = {p.name: tree_digest([p]) for p in (dist / "public" / "notebooks").glob("*") if p.is_dir()}
     plan = publish(release, dist / "public", config)
     print(describe(plan, f"{dist / 'public'}/"))
+    changed = [nb for nb in plan.notebooks if nb in before and before[nb] != tree_digest([dist / "public" / "notebooks" / nb])]
+    if changed:
+        print(f"Changed since the last build of {dist / 'public'}/: {', '.join(changed)} (the student notebook or its public "
+              "tests). Students get the new version only from the public repository: make publish again, and tell them.")
     print(f"The zips install {dist / 'requirements-lock.txt'} (the versions this build used). To publish: "
           f"make publish PUBLIC=path/to/a/clone/of/{config['repository'].rstrip('/').rsplit('/', 1)[-1]}")
     if rows:
