@@ -121,8 +121,8 @@ def test_public_repository_serves_every_notebook_to_colab_and_holds_nothing_hidd
     text = "\n".join(p.read_text() for p in public.rglob("*") if p.is_file())
     for secret in ("'hidden': True", "BEGIN SOLUTION", "BEGIN TEST CONFIG", "# HIDDEN"):
         assert secret not in text, f"the public repository contains {secret!r}"
-    assert sorted(p.name for p in public.iterdir()) == ["README.md", "colab_setup.py", "data", "notebooks",
-                                                         "pyproject.toml", "requirements.txt", "seqcourse"]
+    assert sorted(p.name for p in public.iterdir()) == ["CITATION.cff", "LICENSE", "LICENSE-CC-BY-4.0.txt", "README.md", "colab_setup.py",
+                                                         "data", "notebooks", "pyproject.toml", "requirements.txt", "seqcourse"]
 
 
 def test_course_config_must_name_a_github_repository(tmp_path):

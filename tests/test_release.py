@@ -1,5 +1,5 @@
 """Releasing the course safely: what course.yml publishes by default, answers that are not released, publishing into a
-clone of the public repository without losing its history, points checked with the question named, and the
+clone of the public repository without losing its history, the terms it carries, points checked with the question named, and the
 Gradescope image pinned to the versions the build used. Each test builds at most notebook 01, without grading."""
 
 from __future__ import annotations
@@ -237,6 +237,27 @@ def test_the_zip_says_when_hidden_checks_are_shown_and_which_cells_are_ignored(c
     tagged = [c.source for c in student.cells if "otter_ignore" in c.metadata.get("tags", [])]
     assert tagged and settings["ignored_cells"] == tagged
 
+
+def test_the_public_release_carries_the_terms_of_what_it_holds_and_the_data_notices(tmp_path):
+    """LICENSE (MIT for the code, CC BY 4.0 for text and figures) with CC BY's legal code, data/README.md with the
+    data sets' and models' terms, a README that names both, and CITATION.cff pointing at course.yml's repository."""
+    public = tmp_path / "public"
+    course.publish(ROOT / "notebooks", public, _config(repository="https://github.com/org/course"))
+    licence = (public / "LICENSE").read_text()
+    assert "MIT License" in licence and "CC BY 4.0" in licence and "seqcourse/" in licence, licence[:400]
+    assert "Creative Commons Attribution 4.0 International Public License" in (public / "LICENSE-CC-BY-4.0.txt").read_text()
+    data = (public / "data" / "README.md").read_text()
+    for notice in ("## Third-party terms", "non-commercial", "WordNet 3.0 Copyright 2006 by Princeton University",
+                   "Modified MIT License", "SmolLM2-135M", "Apache-2.0", "BSD-3-Clause"):
+        assert notice in data, f"data/README.md of the public release lacks {notice!r}"
+    readme = (public / "README.md").read_text()
+    assert "[LICENSE](LICENSE)" in readme and "CC BY 4.0" in readme and "data/README.md" in readme
+    for page in (public / "README.md", public / "data" / "README.md"):  # the links of the terms resolve in the release
+        for target in re.findall(r"\]\((?![a-z]+:)([^)#\s]+)", page.read_text()):
+            assert (page.parent / target).exists(), f"{page.relative_to(public)} links to {target}, which the release lacks"
+    citation = yaml.safe_load((public / "CITATION.cff").read_text())
+    assert citation["cff-version"] == "1.2.0" and citation["license"] == "MIT" and citation["authors"] and citation["message"]
+    assert citation["repository-code"] == "https://github.com/org/course"
 
 
 def _recording_assign(built: list):

@@ -100,7 +100,7 @@ class Built:
 
 
 CONFIG = ROOT / "course.yml"
-PUBLIC_FILES = ["pyproject.toml", "requirements.txt", "data/README.md"]
+PUBLIC_FILES = ["pyproject.toml", "requirements.txt", "data/README.md", "LICENSE", "LICENSE-CC-BY-4.0.txt"]  # with the terms of what it holds
 
 
 def load_config(path: Path = CONFIG) -> dict:
@@ -426,6 +426,7 @@ def publish(release: Path, target: Path, config: dict) -> Release:
             shutil.copy(ROOT / f, stage / f)
         rows = [f"| {nb} | [open in Colab]({config['colab_url']}notebooks/{nb}/{nb}.ipynb) |" for nb in plan.notebooks]
         (stage / "README.md").write_text(STUDENT_README.format(table="\n".join(rows), repository=config["repository"]))
+        (stage / "CITATION.cff").write_text(re.sub(r"(?m)^repository-code: .*$", f"repository-code: \"{config['repository']}\"", (ROOT / "CITATION.cff").read_text()))
         (stage / "colab_setup.py").write_text(colab_setup_script(stage / "notebooks", stage / PACKAGE, config))
         sync_tree(stage, target)
     return plan
@@ -549,6 +550,8 @@ Each notebook folder holds the notebook and its public tests; keep them together
 several are uploaded, the newest is graded (by the time in the zip's name, else the file's time), and the results
 name the file graded.
 
+Terms: the code is under the MIT License, the notebooks' text and figures under CC BY 4.0 ([LICENSE](LICENSE)); the
+data sets and model weights the notebooks download keep their own ([data/README.md](data/README.md#third-party-terms)).
 """
 
 
