@@ -276,6 +276,15 @@ def q6_filter_1(nb):
         assert torch.allclose(_got[_kept], (_l / 0.7)[_kept]), f"top_k = {_k}: kept tokens must equal logits / temperature"
     _one = nb.filter_logits(_l[:1], top_k=3)
     assert tuple(_one.shape) == (1, 9), f"with a batch of 1 the result must be (1, C), got {tuple(_one.shape)} (no squeeze())"
+    _tie = torch.tensor([[1.0, 3.0, 3.0, 3.0, 0.0], [5.0, 3.0, 3.0, 0.0, -1.0]])
+    _kept = [set((~torch.isinf(_r)).nonzero().flatten().tolist()) for _r in nb.filter_logits(_tie, top_k=2)]
+    _allowed = ([{1, 2}, {1, 3}, {2, 3}, {1, 2, 3}], [{0, 1}, {0, 2}, {0, 1, 2}])
+    assert all(_k in _a for _k, _a in zip(_kept, _allowed)), f"top_k = 2 on logits {_tie.tolist()} (ties at the 2nd largest) kept {[sorted(_k) for _k in _kept]}: 'where tokens tie with the k-th largest logit, keeping all of them or exactly k (those topk picks) are both right, never fewer than k'"
+    try:
+        _all = nb.filter_logits(_l, temperature=0.7, top_k=12)
+    except Exception as _e:
+        raise AssertionError(f"top_k = 12 on a vocabulary of 9 raised {type(_e).__name__}: 'a k of at least the vocabulary size keeps every token' (topk of min(top_k, C))") from None
+    assert torch.allclose(_all, _l / 0.7), "top_k = 12 on a vocabulary of 9 must remove nothing: 'a k of at least the vocabulary size keeps every token'"
 
 
 def q6_filter_2(nb):
@@ -294,6 +303,9 @@ def q6_filter_2(nb):
     assert _kept(nb.filter_logits(_l, top_p=0.55))[0] == [False, True, True, False, False, False], "top_p = 0.55: the first row keeps its two most likely tokens (0.40 is below 0.55, 0.25 crosses it)"
     _got = nb.filter_logits(_l, temperature=0.5, top_p=0.55)
     assert _kept(_got)[0] == [False, True, False, False, False, False], "top-p must use the distribution AFTER the temperature: at temperature 0.5 the first row's top token has probability 0.60 > 0.55, so it alone is kept"
+    _got = [set((~torch.isinf(_r)).nonzero().flatten().tolist()) for _r in nb.filter_logits(torch.tensor([[0.2, 0.4, 0.2, 0.2], [0.1, 0.3, 0.3, 0.3]]).log(), top_p=0.5)]
+    _allowed = ([{0, 1}, {1, 2}, {1, 3}, {0, 1, 2, 3}], [{1, 2}, {1, 3}, {2, 3}, {1, 2, 3}])
+    assert all(_k in _a for _k, _a in zip(_got, _allowed)), f"top_p = 0.5 on probabilities [[0.2, 0.4, 0.2, 0.2], [0.1, 0.3, 0.3, 0.3]] kept {[sorted(_k) for _k in _got]}: 'where a tie meets the crossing point, keeping those the sort ranks first or all of them is right, as long as the kept set reaches p' (here 2 tokens, or every tied one)"
 
 
 def q6_filter_3(nb):

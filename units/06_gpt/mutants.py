@@ -90,7 +90,17 @@ MUTANTS = [
     M("q6_filter", "temperature applied last", ("logits = logits / temperature\n    if top_k", "return logits"),
       ("if top_k", "return logits / temperature"), "AFTER the temperature"),
     M("q6_filter", "top-k keeps k - 1", "logits < kth", "logits <= kth", "k, not k - 1"),
-    M("q6_filter", "top-k over the whole batch", "logits.topk(top_k, dim=-1).values[:, -1:]", "logits.flatten().topk(top_k).values[-1]", "not over the whole batch"),
+    M("q6_filter", "top-k over the whole batch", "logits.topk(min(top_k, logits.size(-1)), dim=-1).values[:, -1:]", "logits.flatten().topk(top_k).values[-1]", "not over the whole batch"),
+    M("q6_filter", "top_k above the vocabulary size raises (topk of k > C)", "logits.topk(min(top_k, logits.size(-1)), dim=-1)",
+      "logits.topk(top_k, dim=-1)", "keeps every token"),
+    M("q6_filter", "top-k removes what is not above the (k+1)-th largest (ties at the k-th all dropped)",
+      'kth = logits.topk(min(top_k, logits.size(-1)), dim=-1).values[:, -1:]   # (B, 1) the k-th largest (ties kept)\n        logits = logits.masked_fill(logits < kth, float("-inf"))',
+      'if top_k < logits.size(-1):\n            after = logits.topk(top_k + 1, dim=-1).values[:, -1:]   # the (k+1)-th largest\n'
+      '            logits = logits.masked_fill(logits <= after, float("-inf"))', "never fewer than k"),
+    M("q6_filter", "top-p counts tokens of equal probability as ranked above (a tie at the crossing point all dropped)",
+      "remove = (above >= top_p).scatter(-1, order, above >= top_p)     # back to vocabulary order",
+      "p = torch.softmax(logits, dim=-1)\n        at_least = (p[:, None, :] >= p[:, :, None]).float()   # [b, i, j]: p_j >= p_i\n"
+      "        remove = (at_least * p[:, None, :]).sum(-1) - p >= top_p", "as long as the kept set reaches p"),
     M("q6_filter", "caller's logits changed in place", "logits = logits / temperature", "logits = logits.div_(temperature)", "in place"),
     M("q6_filter", "top-p on the logits, not the probabilities", "torch.softmax(logits, dim=-1).sort(", "logits.sort(", "top_p = 0.7"),
     M("q6_filter", "top-p on the distribution before top-k",
@@ -212,7 +222,7 @@ return x
 scaled = logits / temperature
 keep = torch.ones_like(scaled, dtype=torch.bool)
 if top_k is not None:
-    keep &= scaled >= scaled.topk(top_k, -1).values.min(-1, keepdim=True).values
+    keep &= scaled >= scaled.topk(min(top_k, scaled.size(-1)), -1).values.min(-1, keepdim=True).values
 if top_p is not None:
     p = torch.softmax(scaled.masked_fill(~keep, float("-inf")), -1)
     # a token is kept when the probability of the strictly more likely tokens is below top_p
@@ -220,6 +230,17 @@ if top_p is not None:
     above = (more * p[:, None, :]).sum(-1)
     keep &= above < top_p
 return scaled.masked_fill(~keep, float("-inf"))
+""", """
+# exactly k tokens where the k-th ties (as topk picks them); a stable sort ranks tied probabilities by id
+out = logits / temperature
+if top_k is not None and top_k < out.size(-1):
+    chosen = torch.zeros_like(out, dtype=torch.bool).scatter(-1, out.topk(top_k, dim=-1).indices, True)
+    out = out.masked_fill(~chosen, float("-inf"))
+if top_p is not None:
+    p, idx = torch.sort(torch.softmax(out, dim=-1), dim=-1, descending=True, stable=True)
+    drop = (torch.cumsum(p, dim=-1) - p) >= top_p
+    out = out.masked_fill(torch.zeros_like(drop).scatter(-1, idx, drop), float("-inf"))
+return out
 """],
     "q7_sample": ["""
 z = filter_logits(logits, temperature, top_k, top_p)
