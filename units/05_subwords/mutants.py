@@ -89,6 +89,8 @@ MUTANTS = [
       "order = list(range(len(lengths)))", ""),
     M("q4_token_batches", "last batch dropped", "if batch:\n        batches.append(batch)", "", "dropped"),
     M("q4_token_batches", "an empty batch before a long example", CUT, "if (len(batch) + 1) * max([lengths[i]] + [lengths[j] for j in batch]) > max_tokens:", "empty"),
+    M("q4_token_batches", "an empty batch when there are no examples", "    if batch:\n        batches.append(batch)", "    batches.append(batch)",
+      "no examples give no batches"),
     M("q4_token_batches", "batches as tuples", "batches.append(batch)\n            batch = []", "batches.append(tuple(batch))\n            batch = []", "lists"),
     M("q4_token_batches", "the caller's lengths sorted in place", "order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))    # shortest first",
       "order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))\n    lengths.sort()", ""),
@@ -119,9 +121,9 @@ MUTANTS = [
     M("q6_average", "summed, not averaged", "torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)", "torch.stack([s[name].to(torch.float64) for s in states]).sum(dim=0)", "mean"),
     M("q6_average", "the first state dict left out", "torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)", "torch.stack([s[name].to(torch.float64) for s in states[1:]]).mean(dim=0)", ""),
     M("q6_average", "averaged in float16 (overflows)", "total = torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)",
-      "total = sum(s[name] for s in states) / len(states)", "overflows"),
+      "total = sum(s[name] for s in states) / len(states)", "computed in float32 or wider"),
     M("q6_average", "summed in float16 with torch.stack (overflows)", "total = torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)",
-      "total = torch.stack([s[name] for s in states]).sum(dim=0) / len(states)", "overflows"),
+      "total = torch.stack([s[name] for s in states]).sum(dim=0) / len(states)", "computed in float32 or wider"),
     M("q6_average", "result left in float64", "averaged[name] = total.to(last.dtype)", "averaged[name] = total", "dtype"),
     M("q6_average", "accumulated into the first state dict", ("total = torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)\n            averaged[name] = total.to(last.dtype)",),
       ("acc = states[0][name]\n            for s in states[1:]:\n                acc += s[name]\n            averaged[name] = acc / len(states)",), "changed its inputs"),
@@ -249,6 +251,23 @@ return result
 }
 
 MORE_ALTERNATIVES = {
+    "q4_token_batches": ["""
+# the order of the batches from a permutation of my own (Fisher-Yates with the seeded generator), and each batch's
+# indices in an order drawn from it too: the text allows any draw and any order inside a batch
+rng = random.Random(seed)
+ranked = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
+cut, current = [], []
+for i in ranked:
+    if current and (len(current) + 1) * lengths[i] > max_tokens:
+        cut.append(current)
+        current = []
+    current.append(i)
+cut += [current] if current else []
+for j in range(len(cut) - 1, 0, -1):
+    k = rng.randrange(j + 1)
+    cut[j], cut[k] = cut[k], cut[j]
+return [rng.sample(b, len(b)) for b in cut]
+"""],
     "q3_shared_embedding": [("""
 scale = math.sqrt(self.weight.size(1))
 return nn.functional.embedding(tokens, self.weight, padding_idx=PAD_ID) * scale
