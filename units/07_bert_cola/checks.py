@@ -462,6 +462,7 @@ def q5_mlm_loss_5(nb):
     assert isinstance(_loss, torch.Tensor) and _loss.dim() == 0 and bool(torch.isfinite(_loss)) and float(_loss) == 0.0, f"with nothing chosen the loss must be a zero scalar tensor (the mean of nothing is NaN, and one NaN loss turns every weight into NaN), got {_shown}: return logits.sum() * 0.0 and 0 when no label is set"
     _got = _grads(_loss_of, (_model, _ids, 20, 3), [torch.tensor(1.0)], _model)
     assert _got is not None, "with nothing chosen the zero loss must still be in the autograd graph (backward runs on every batch): logits.sum() * 0.0, not torch.tensor(0.0)"
+    assert all(_g is not None for _g in _got[0].values()), "with nothing chosen backward reaches no parameter of the model: return 'a zero loss computed from the logits, so that every parameter gets a zero gradient as on any other batch' (logits.sum() * 0.0), not a new tensor such as torch.zeros((), requires_grad=True)"
     assert all(_g is None or bool(torch.isfinite(_g).all()) for _g in _got[0].values()), "with nothing chosen backward must give finite (zero) gradients, not NaN"
 
 

@@ -110,6 +110,8 @@ MUTANTS = [
       "", "nothing chosen"),
     M("q5_mlm_loss", "a constant zero when nothing is chosen (no graph)", "return logits.sum() * 0.0, 0", "return torch.tensor(0.0), 0",
       "autograd graph"),
+    M("q5_mlm_loss", "a new leaf zero when nothing is chosen (backward reaches no parameter)", "return logits.sum() * 0.0, 0",
+      "return torch.zeros((), requires_grad=True), 0", "a zero loss computed from the logits"),
     M("q5_mlm_loss", "the log of a softmax (inf for a confident model)", CE,
       "loss = F.nll_loss(logits.softmax(-1).log().reshape(-1, logits.size(-1)), labels.reshape(-1), ignore_index=IGNORE)",
       "the log of a softmax is -inf"),
@@ -195,6 +197,15 @@ return SentenceClassifier(encoder, n_classes=n_classes, how=how)
 }
 
 MORE_ALTERNATIVES = {
+    "q5_mlm_loss": ['''
+# summed over the chosen positions and divided by their number: with nothing chosen the sum over nothing is a
+# zero that is still computed from the logits (every gradient zero), so no special case is needed
+inputs, labels = mask_tokens(ids, vocab_size, generator)
+logits = model(inputs)
+n = int((labels != IGNORE).sum())
+total = F.cross_entropy(logits.flatten(0, 1), labels.flatten(), ignore_index=IGNORE, reduction="sum")
+return total / max(n, 1), n
+'''],
     "q1_pool": ['''
 if how not in ("cls", "mean"):
     raise ValueError(f"unknown pooling {how}")
