@@ -1,8 +1,9 @@
 # make course [ONLY=01_rnn_lstm NO_GRADE=1 TRIAL=dir]: build student notebooks (notebooks/), Gradescope zips and their lock
 #   file (dist/), grade them locally, write the public release (dist/public/, course.yml's published and
-#   answers_released). ONLY: one notebook (tools/course.py --only); NO_GRADE: skip grading; TRIAL: a trial build in dir/
+#   answers_released). Only notebooks whose sources changed are rebuilt and regraded (dist/.build-hashes.json).
+#   ONLY: one notebook (tools/course.py --only); NO_GRADE: skip grading; TRIAL: a trial build in dir/
 # make publish PUBLIC=path/to/clone: write the public release into a git clone of the public repository (its .git
-#   kept), show git status and diff --stat; commits and pushes nothing
+#   kept, on course.yml's branch), list every new and changed file; commits and pushes nothing
 # make test [TESTS=tests/test_x.py ...] [VENV=.venv-cpu]: the whole test suite (what CI runs, .ci/run), or some of its files
 # make results [ONLY=01_rnn_lstm ABLATIONS=1]: reference runs of the masters in full on this machine -> results/ and README
 # make grade NOTEBOOK=01 SUBMISSIONS=folder [JOBS=n TIMEOUT=s OUT=csv FEEDBACK=dir FORCE=1]: grade a class (sandboxed) into

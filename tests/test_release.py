@@ -299,7 +299,8 @@ def test_make_course_rebuilds_and_regrades_only_the_notebooks_whose_sources_chan
 
     assert build() == (NOTEBOOKS, NOTEBOOKS), "a build into a new folder has nothing to reuse"
     assert build() == ([], []), "nothing changed"
-    assert "02_seq2seq: up to date" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert "02_seq2seq: up to date" in shown and f"Not graded again (their last grading above; nothing changed since): {', '.join(NOTEBOOKS)}" in shown
     config["published"] = "02_seq2seq"  # a release: the public folder only
     assert build() == ([], []) and (trial / "dist" / "public" / "notebooks" / "02_seq2seq").is_dir()
     master = units / "01_rnn_lstm" / "01_rnn_lstm.ipynb"

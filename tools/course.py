@@ -1046,7 +1046,7 @@ def main(argv=None) -> int:
     requirements = locked_requirements()
     (dist / "requirements-lock.txt").write_text(requirements)
     stamps = Stamps(dist)
-    rows, problems = [], []
+    rows, problems, reused = [], [], []
     for name in args.only or unit_names():
         start, sources = time.perf_counter(), build_inputs(name, config, requirements)
         built = stamps.up_to_date(name, sources, release)
@@ -1058,7 +1058,9 @@ def main(argv=None) -> int:
             print(f"built {built.name} in {time.perf_counter() - start:.1f} s -> {built.student_dir}, {built.autograder_zip}", flush=True)
         if not args.no_grade:
             row = stamps.graded(name)
-            if row is None:
+            if row is not None:
+                reused.append(name)
+            else:
                 row, found = check_build(built)
                 problems += found
                 if not found:
@@ -1078,6 +1080,8 @@ def main(argv=None) -> int:
         widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
         for r in [header] + rows:
             print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+        if reused:
+            print(f"Not graded again (their last grading above; nothing changed since): {', '.join(reused)}")
     for p in problems:
         print("FAIL:", p)
     return 1 if problems else 0
