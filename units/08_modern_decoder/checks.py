@@ -398,7 +398,7 @@ def q5_gqa_6(nb):
         _xr = _x.double().requires_grad_()
         (_gqa(_p, _xr, 4, 2, _cache)[0] * _g.double()).sum().backward()
         for _n, _v in _p.items():
-            assert _res[0][_n] is not None and torch.allclose(_res[0][_n].double(), _v.grad, atol=1e-4), f"{_n} gets a wrong gradient (or none): every projection must stay in the graph"
+            assert _res[0][_n] is not None and torch.allclose(_res[0][_n].double(), _v.grad, atol=1e-4), f"{_n} gets a wrong gradient (or none): 'the output must stay in the graph of every projection' (detach the returned cache if you like, not the keys and values the output is computed from)"
         assert torch.allclose(_res[1][0].double(), _xr.grad, atol=1e-4), "the gradient with respect to x is wrong"
 
 
@@ -625,6 +625,9 @@ def q8_llama_3(nb):
                          "num_attention_heads": 3, "hidden_act": "silu", "max_position_embeddings": 64},
                  "a configuration without num_key_value_heads, rope_theta, rms_norm_eps and tie_word_embeddings (LlamaConfig's "
                  "defaults: n_kv = n_h, base 10000, eps 1e-6, untied)", prefix="", emb_scale=1e-3)
+    _llama_check(nb, 7, _llama(24, 2, 3, None, 32, rms_norm_eps=1e-5, rope_theta=1000.0, tie_word_embeddings=True),
+                 "a configuration with num_key_value_heads: null ('so does num_key_value_heads: null': LlamaConfig reads None as "
+                 "n_h, here 3)")
 
 
 def q8_llama_4(nb):

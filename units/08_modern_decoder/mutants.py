@@ -165,6 +165,10 @@ MUTANTS = [
       "changed the caller's"),
     M("q8_llama", "num_key_value_heads required", 'config.get("num_key_value_heads") or n_h', 'config["num_key_value_heads"]',
       "without num_key_value_heads"),
+    M("q8_llama", "num_key_value_heads: null not read as n_h", 'config.get("num_key_value_heads") or n_h',
+      'config.get("num_key_value_heads", n_h)', "num_key_value_heads: null"),
+    M("q5_gqa", "keys and values detached before attending (no gradient to W_k, W_v)", ROT,
+      ROT + "\n        k, v = k.detach(), v.detach()", "the output must stay in the graph of every projection"),
     M("q8_llama", "default epsilon 1e-5", 'config.get("rms_norm_eps", 1e-6)', 'config.get("rms_norm_eps", 1e-5)', "eps 1e-6"),
     M("q8_llama", "tied by default", TIED, TIED.replace('("tie_word_embeddings", False)', '("tie_word_embeddings", True)'), "untied"),
     M("q8_llama", "kept in the checkpoint's dtype", "return model.eval()", 'return model.to(sd["embed_tokens.weight"].dtype).eval()', "float32"),
@@ -275,6 +279,22 @@ return model
 }
 
 MORE_ALTERNATIVES = {
+    "q5_gqa": ["""
+# the cache returned detached (a reading the text allows: the checks compare its values only)
+B, T, _ = x.shape
+t = 0 if cache is None else cache[0].size(2)
+q = self.W_q(x).view(B, T, self.h, self.d_k).transpose(1, 2)
+k = self.W_k(x).view(B, T, self.h_kv, self.d_k).transpose(1, 2)
+v = self.W_v(x).view(B, T, self.h_kv, self.d_k).transpose(1, 2)
+if self.base is not None:
+    q, k = rope(q, t, self.base), rope(k, t, self.base)
+if cache is not None:
+    k, v = torch.cat([cache[0], k], dim=2), torch.cat([cache[1], v], dim=2)
+g = self.h // self.h_kv
+mask = torch.ones(T, t + T, dtype=torch.bool, device=x.device).tril(t)
+out = F.scaled_dot_product_attention(q, k.repeat_interleave(g, dim=1), v.repeat_interleave(g, dim=1), attn_mask=mask)
+return self.W_o(out.transpose(1, 2).reshape(B, T, self.h * self.d_k)), (k.detach(), v.detach())
+"""],
     "q1_rmsnorm": ["""
 def norm(z):
     return z * torch.rsqrt(z.pow(2).mean(-1, keepdim=True) + self.eps)
