@@ -6,6 +6,7 @@ grader sees it (``grader.checks.Notebook``: its names as data or handles into th
 from __future__ import annotations
 
 import math
+import random
 
 import torch
 import torch.nn as nn
@@ -212,8 +213,11 @@ def q3_seq2seq_2(nb):
     assert torch.equal(torch.stack(list(_dec.fed), 1), torch.tensor([[2, 3, 4, 5], [2, 3, 4, 5]])), "with teacher_forcing=0 each input must be the argmax of the previous step's logits (the model's own prediction), starting from <sos>"
     _dec = _Stubs[1]()
     _ = _Stubs[2](nb.Seq2Seq(_Stubs[0](), _dec), torch.tensor([[2, 3]] * 2), torch.tensor([2, 2]), torch.tensor([[2, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]] * 2), 0.5)
-    _true = sum(int(f[0]) == 8 for f in list(_dec.fed)[1:])
-    assert 1 <= _true <= 8, f"with teacher_forcing=0.5, {_true} of 9 inputs after <sos> were the true token: the ratio must decide each step (random.random() < teacher_forcing means: use the truth)"
+    _got = [int(int(f[0]) == 8) for f in list(_dec.fed)[1:]]
+    assert 1 <= sum(_got) <= 8, f"with teacher_forcing=0.5, {sum(_got)} of 9 inputs after <sos> were the true token: the ratio must decide each step (random.random() < teacher_forcing means: use the truth)"
+    _rng = random.Random(0)
+    _want = [int(_rng.random() < 0.5) for _ in range(9)]   # the draws after random.seed(0), one after each step
+    assert _got == _want, f"with random.seed(0) and teacher_forcing=0.5 the inputs after <sos> were {_got} (1: the true token, 0: the step's argmax); the draws give {_want}. The question says: \"after step t's logits, draw random.random() once, and the next input is tgt[:, t] if the draw is below teacher_forcing, else the step's argmax\" (no draw before the first step, no other draw, not torch.rand)"
 
 
 def q3_seq2seq_3(nb):

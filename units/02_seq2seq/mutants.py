@@ -59,6 +59,16 @@ MUTANTS = [
     M("q3_seq2seq", "teacher forcing inverted", "random.random() < teacher_forcing", "random.random() >= teacher_forcing", "teacher_forcing=1"),
     M("q3_seq2seq", "ratio drawn once per batch", ("logits = []\n", "token = tgt[:, t] if random.random() < teacher_forcing else"),
       ("logits = []\n        use_truth = random.random() < teacher_forcing\n", "token = tgt[:, t] if use_truth else"), "decide each step"),
+    M("q3_seq2seq", "a draw before the first step too: each step's draw decides its own input (the coins shifted by one)",
+      "            step_logits, state = self.decoder(token, state)  # (B, C)\n"
+      "            logits.append(step_logits)\n"
+      "            token = tgt[:, t] if random.random() < teacher_forcing else step_logits.argmax(-1)",
+      "            use_truth = random.random() < teacher_forcing   # decides this step's input (the first is <sos> anyway)\n"
+      "            if t > 1:\n"
+      "                token = tgt[:, t - 1] if use_truth else step_logits.argmax(-1)\n"
+      "            step_logits, state = self.decoder(token, state)  # (B, C)\n"
+      "            logits.append(step_logits)",
+      "after step t's logits, draw random.random() once"),
     M("q3_seq2seq", "stacked along dim 0", "torch.stack(logits, dim=1)", "torch.stack(logits, dim=0)", "T-1"),
     M("q3_seq2seq", "decoder state detached between steps", "self.decoder(token, state)",
       "self.decoder(token, tuple(s.detach() for s in state))", "flow back through every decoder step"),
@@ -122,6 +132,15 @@ MUTANTS = [
       "greedy_decode(model, ids.to(device), lengths)", "pass max_len on"),
     M("q6_translate", "batch_size ignored (one batch for all sentences)", ("range(0, len(sentences), batch_size)", "sentences[i:i + batch_size]"),
       ("range(0, len(sentences), max(1, len(sentences)))", "sentences"), "at most batch_size"),
+    # no case of q1 or q5 is written for these: the call contract rejects them (grader/contract.py, issue 51)
+    M("q1_encoder", "dropout's p set to 0 in evaluation mode (the layer's setting changed for good)",
+      "        embedded = self.dropout(self.embedding(src))",
+      "        if not self.training:\n            self.dropout.p = 0.0   # no dropout in evaluation\n"
+      "        embedded = self.dropout(self.embedding(src))", "its settings (dropout.p: 0.5 -> 0.0)"),
+    M("q5_greedy", "gradients switched off globally instead of a no_grad block",
+      ("@torch.no_grad()\ndef greedy_decode", "    _, state = model.encoder(src, src_len)"),
+      ("def greedy_decode", "    torch.set_grad_enabled(False)   # no gradients while decoding\n    _, state = model.encoder(src, src_len)"),
+      "changed a global setting of torch: gradient mode"),
 ]
 
 ALTERNATIVES = {
@@ -184,6 +203,21 @@ for start in range(0, len(order), batch_size):
         result[k] = tgt_vocab.decode(row)
 return result
 """,
+}
+
+# further correct answers: each reading the question's text allows
+MORE_ALTERNATIVES = {
+    "q3_seq2seq": ["""
+# no draw after the last step, whose next input would never be used: T-2 draws in all (the text allows both)
+_, state = self.encoder(src, src_len)
+token, logits = tgt[:, 0], []
+for t in range(1, tgt.size(1)):
+    step_logits, state = self.decoder(token, state)
+    logits.append(step_logits)
+    if t < tgt.size(1) - 1:
+        token = tgt[:, t] if random.random() < teacher_forcing else step_logits.argmax(-1)
+return torch.stack(logits, dim=1)
+"""],
 }
 
 # answers written to satisfy only the public checks (shapes, dtypes, ranges): the hidden cases must fail them

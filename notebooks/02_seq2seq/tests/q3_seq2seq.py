@@ -30,9 +30,12 @@ test = {   'name': 'q3_seq2seq',
                                                '...     _want = _dlin(_o)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert tuple(_logits.shape) == (2, 4, 8), f'logits must be (B, T-1, C) = (2, 4, 8), got {tuple(_logits.shape)}: T-1 steps, stacked along dim 1'  # "
                                                'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> assert torch.allclose(_logits, _want, atol=1e-05), "(this check uses your Encoder and Decoder: pass the checks of questions 1 and 2 first) with '
-                                               'teacher_forcing=1 the logits must equal the decoder run over tgt[:, :-1] (never the token being predicted, never <eos> as input), started from the '
-                                               'encoder\'s final state and carrying its own state from step to step"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _q12 = torch.allclose(_e(_src, _len)[1][0], _state[0], atol=1e-05) and torch.allclose(_d(_tgt[:, 0], _state)[0], _want[:, 0], atol=1e-05)  # '
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert torch.allclose(_logits, _want, atol=1e-05), ('' if _q12 else 'your Encoder or Decoder differs from nn.LSTM here: pass the checks of "
+                                               'questions 1 and 2 first. \') + "with teacher_forcing=1 the logits must equal the decoder run over tgt[:, :-1] (never the token being predicted, never '
+                                               '<eos> as input), started from the encoder\'s final state and carrying its own state from step to step"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0.5}],

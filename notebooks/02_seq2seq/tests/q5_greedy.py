@@ -30,9 +30,13 @@ test = {   'name': 'q5_greedy',
                                                '>>> _out = greedy_decode(Seq2Seq(_e, _d), _src, _len, max_len=_max)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert isinstance(_out, torch.Tensor) and _out.dtype == torch.long and (_out.dim() == 2), 'return a (B, U) long tensor of token ids'  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
-                                               '>>> assert torch.equal(_out, _want), f"got {_out.tolist()}, expected {_want.tolist()} (this check uses your Encoder, Decoder and Seq2Seq: pass their '
-                                               "checks first): start from <sos> with the encoder's final state, feed back each step's argmax (its own prediction), keep <eos>, write <pad> after it, "
-                                               'and stop once ALL sentences have produced <eos>"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _, _state = _ernn(_eemb(_src))\n'
+                                               '...     _q12 = torch.allclose(_e(_src, _len)[1][0], _state[0], atol=1e-05) and torch.allclose(_d(torch.full((2,), SOS_ID), _state)[0], '
+                                               '_dlin(_drnn(_demb(torch.full((2, 1), SOS_ID)), _state)[0][:, 0]), atol=1e-05)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert torch.equal(_out, _want), ('' if _q12 else 'your Encoder or Decoder differs from nn.LSTM here: pass the checks of questions 1 and 2 first. "
+                                               '\') + f"got {_out.tolist()}, expected {_want.tolist()}: start from <sos> with the encoder\'s final state, feed back each step\'s argmax (its own '
+                                               'prediction), keep <eos>, write <pad> after it, and stop once ALL sentences have produced <eos>"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0.5},
