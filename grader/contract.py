@@ -6,14 +6,20 @@ The outermost call into the notebook's code (a check's call, or a stand-in's) re
 - the caller's arguments changed: a tensor's values, shape, dtype or requires_grad; a list, tuple or dict's
   items; a module's parameters, buffers (their values; a large module's version counters), training flags,
   gradients (``.grad``, a tensor's too) or requires_grad flags (``self`` too, for a method or a module's call, except its buffers: a module may own a cache);
+- a module's plain settings changed (a dropout's ``p``, a norm's ``eps``: every public number, string or flag of
+  torch's own layers; the floats and flags of the notebook's own, whose integers may count a cache's positions);
+- a global setting of torch left changed (gradient mode, inference mode, default dtype, deterministic algorithms,
+  anomaly detection, the thread count);
 - a global random generator reseeded or a saved state of it restored (Python's ``random``, NumPy's, torch's):
-  draws must continue the caller's random state, not restart it.
+  draws must continue the caller's random state, not restart it. A call given its own seed (an integer argument
+  named like one) may seed a global generator for its own draws if it leaves every global state as it found it.
 The trusted side asks after every hidden case (op ``contract``, grader/checks.py) and fails the case unless
 the question declares the change (``MAY_CHANGE`` in its checks module). Generators passed in may advance.
 ``train()`` called inside a call on a module it was given counts even where it changes nothing (the module came
 in training mode; :func:`_watch_train`). The calls themselves are recorded too (op ``calls``): which function got
 which of the caller's modules in which mode, so that a test can see that every function given a model is given
-one in training mode somewhere, where an ``eval()`` left inside the call would show.
+one in training mode somewhere, where an ``eval()`` left inside the call would show, and that every question's
+hidden cases call its code through this contract at all.
 Nothing here is trusted (student code shares this process); it makes honest bugs visible, it is no defence.
 """
 
@@ -22,6 +28,7 @@ from __future__ import annotations
 import functools
 import inspect
 import random
+import sys
 
 import torch
 
@@ -29,6 +36,7 @@ BROKEN: list[dict] = []  # since the last reset: {"function": ..., "argument": .
 _given: list[tuple[str, torch.nn.Module]] = []  # the outermost call's (argument, module) pairs, while it runs
 _evaluated = False  # whether the outermost call has switched one of them to evaluation mode
 _current = ""  # the outermost call's function
+_reseeded: list[str] | None = None  # while a call given its own seed or generator runs: its reseeds, judged at its end
 CALLS: list[dict] = []  # since the last reset: {"function": ..., "argument": ..., "training": ...} (modules given)
 _depth = 0
 _MARK = "__course_contract__"
@@ -68,6 +76,85 @@ def _same_states(before: list, tensors) -> bool:
         for (k, t), (k0, state, shape) in zip(now, before))
 
 
+PLAIN = (bool, int, float, str, type(None))
+
+
+def _settings(module: torch.nn.Module) -> list:
+    """Every submodule's plain settings: (path, attribute, value). Torch's own layers: every public number, string
+    or flag (``p``, ``eps``, ``padding_idx``); the notebook's own classes: floats and flags only (an integer there
+    may count a cache's positions, a documented state)."""
+    found = []
+    for path, m in module.named_modules():
+        torchs = type(m).__module__.startswith("torch.")
+        for attr, v in vars(m).items():
+            if attr.startswith("_") or attr == "training":
+                continue
+            if torchs and (isinstance(v, PLAIN) or isinstance(v, tuple) and all(isinstance(x, PLAIN) for x in v)) or \
+                    not torchs and isinstance(v, (bool, float)):
+                found.append((path, attr, v))
+    return found
+
+
+def _same_settings(before: list, module: torch.nn.Module) -> str | None:
+    """The first setting of ``before`` that ``module`` no longer holds, as "path.attr: old -> new"."""
+    modules = dict(module.named_modules())
+    for path, attr, v in before:
+        now = getattr(modules.get(path), attr, v)
+        if type(now) is not type(v) or now != v and not (v != v and now != now):
+            return f"{path + '.' if path else ''}{attr}: {v!r} -> {now!r}"
+    return None
+
+
+GLOBALS = {  # torch's global settings a call must leave as it found them
+    "gradient mode (torch.set_grad_enabled; use a `with torch.no_grad():` block)": torch.is_grad_enabled,
+    "inference mode": torch.is_inference_mode_enabled,
+    "default dtype (torch.set_default_dtype)": torch.get_default_dtype,
+    "deterministic algorithms (torch.use_deterministic_algorithms)": torch.are_deterministic_algorithms_enabled,
+    "anomaly detection (torch.autograd.set_detect_anomaly)": torch.is_anomaly_enabled,
+    "thread count (torch.set_num_threads)": torch.get_num_threads,
+}
+
+
+def _globals() -> dict:
+    return {label: get() for label, get in GLOBALS.items()}
+
+
+_SETTERS = {  # how :func:`restore_globals` sets each back (inference mode only lasts a `with` block)
+    "gradient mode (torch.set_grad_enabled; use a `with torch.no_grad():` block)": torch.set_grad_enabled,
+    "default dtype (torch.set_default_dtype)": torch.set_default_dtype,
+    "deterministic algorithms (torch.use_deterministic_algorithms)": torch.use_deterministic_algorithms,
+    "anomaly detection (torch.autograd.set_detect_anomaly)": torch.autograd.set_detect_anomaly,
+    "thread count (torch.set_num_threads)": torch.set_num_threads,
+}
+_INITIAL: dict = {}  # the settings when the notebook started (install)
+
+
+def restore_globals() -> None:
+    """Before every check: torch's global settings as they were when the notebook started, so that one call that
+    left one changed (seen by the check that made it) does not change what the next check's calls start from."""
+    for label, value in _INITIAL.items():
+        if label in _SETTERS and GLOBALS[label]() != value:
+            _SETTERS[label](value)
+
+
+def _random_states() -> tuple:
+    """Every global generator's state (NumPy's where the notebook imported it)."""
+    numpy = sys.modules.get("numpy")
+    state = numpy.random.get_state() if numpy is not None else None
+    return (torch.get_rng_state(), random.getstate(),
+            None if state is None else (state[0], state[1].tobytes(), *state[2:]))
+
+
+def _same_random_states(a: tuple, b: tuple) -> bool:
+    return torch.equal(a[0], b[0]) and a[1:] == b[1:]
+
+
+def _seeded(named) -> bool:
+    """Whether a call is given its own seed (an integer argument named like one). One given a generator instead
+    draws from it: seeding a global generator there is still a reseed."""
+    return any("seed" in arg.lower() and isinstance(v, int) and not isinstance(v, bool) for arg, v in named)
+
+
 def _snapshot(value, depth: int = 0):
     """What the comparison after the call needs of ``value`` (None: not compared)."""
     if depth > 4:
@@ -79,7 +166,7 @@ def _snapshot(value, depth: int = 0):
     if isinstance(value, torch.nn.Module):
         return ("module", _states(value.named_parameters()), _states(value.named_buffers()),
                 [m.training for m in value.modules()], [p.requires_grad for p in value.parameters()],
-                _states(_grads(value.named_parameters())))
+                _states(_grads(value.named_parameters())), _settings(value))
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, len(value), [_snapshot(v, depth + 1) for v in value], [id(v) for v in value])
     if isinstance(value, dict):
@@ -121,6 +208,9 @@ def _changes(before, value, buffers: bool = True) -> list[str]:
             found.append("its parameters' requires_grad")
         if not _same_states(before[5], _grads(value.named_parameters())):
             found.append(GRADIENTS)
+        changed = _same_settings(before[6], value)
+        if changed:
+            found.append(f"its settings ({changed})")
         return found
     items = list(value.values()) if kind == "dict" and isinstance(value, dict) else value
     if kind == "dict" and (not isinstance(value, dict) or list(value) != before[1]) or \
@@ -162,16 +252,19 @@ def checked(fn, name: str, owner=None, like=None):
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        global _depth, _evaluated, _current
+        global _depth, _evaluated, _current, _reseeded
         if _depth:
             return fn(*args, **kwargs)
         named = _arguments(like or fn, args, kwargs)
         if fn.__name__ == "__init__":  # the new object itself is not the caller's
             named = [(arg, v) for arg, v in named if arg != "self"]
         before = [(arg, v, _snapshot(v)) for arg, v in named]
+        settings = _globals()
+        if _seeded(named):  # it may seed a global generator for its own draws if it restores every state
+            _reseeded, states = [], _random_states()
         _current, _given[:] = name, [(a, v) for a, v in named if isinstance(v, torch.nn.Module) and not (owner is not None and a == "self")]
-        for arg, module in _given:
-            entry = {"function": name, "argument": arg, "training": module.training}
+        for arg, module in _given or [(None, None)]:  # a call given no module is recorded too: it kept the contract
+            entry = {"function": name, "argument": arg, "training": None if module is None else module.training}
             if entry not in CALLS and len(CALLS) < 50:
                 CALLS.append(entry)
         _depth += 1
@@ -181,6 +274,15 @@ def checked(fn, name: str, owner=None, like=None):
             _depth -= 1
             _given.clear()
             _evaluated = False
+            if _reseeded is not None:
+                if _reseeded and not _same_random_states(states, _random_states()):
+                    for what in _reseeded:
+                        _record(name, "", what + ", and did not set it back to the state it found")
+                _reseeded = None
+            for label, was in settings.items():
+                now = GLOBALS[label]()
+                if now != was:
+                    _record(name, "", f"changed a global setting of torch: {label}, {was} before the call, {now} after")
             for arg, value, snap in before:
                 is_self = owner is not None and arg == "self"
                 for what in _changes(snap, value, buffers=not is_self):
@@ -221,27 +323,45 @@ def _reseeds(module, attr: str, label: str) -> None:
         if _depth:
             frame = inspect.currentframe().f_back
             where = frame.f_code.co_name if frame is not None and "ipython-input" in frame.f_code.co_filename else "your code"
-            _record(where, "", f"reseeded {label}")
+            if _reseeded is not None:
+                _reseeded.append(f"reseeded {label}")
+            else:
+                _record(where, "", f"reseeded {label}")
         return original(*args, **kwargs)
 
     setattr(module, attr, seed)
 
 
+def _reads_training(frame) -> bool:
+    """Whether the notebook's code on the stack from ``frame`` out reads a ``.training`` flag (``was =
+    model.training``): a bare ``train()`` after its own ``eval()`` is then taken as restoring the mode it found."""
+    while frame is not None:
+        if "ipython-input" in frame.f_code.co_filename and "training" in frame.f_code.co_names:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _watch_train() -> None:
     """``Module.train(True)`` called inside a call on a module it was given that is already in training mode, before
     anything switched it to evaluation mode, changes nothing here; given a model in evaluation mode it would switch
-    dropout on (e.g. ``model.train()`` inside a loss that evaluation also calls). Recorded as such; ``eval()``, and
-    ``train(was)`` restoring a mode the call itself changed, are not."""
+    dropout on (e.g. ``model.train()`` inside a loss that evaluation also calls). So does a bare ``train()`` after the
+    call's own ``eval()`` in code that never reads ``.training`` (``model.eval(); ...; model.train()``: given a model in
+    evaluation mode it hands it back in training mode). Recorded as such; ``eval()``, and ``train(was)`` (or
+    ``if was: model.train()``) restoring a mode the call itself changed, are not."""
     original = torch.nn.Module.train
+    unset = object()
 
     @functools.wraps(original)
-    def train(self, mode: bool = True):
+    def train(self, mode: bool = unset):
         global _evaluated
+        bare, mode = mode is unset, True if mode is unset else mode
         if _depth and _given:
             arg = next((a for a, m in _given if any(s is self for s in m.modules())), None)
             if arg is not None and not mode and self.training:
                 _evaluated = True
-            elif arg is not None and mode is True and not _evaluated and all(m.training for m in self.modules()):
+            elif arg is not None and mode is True and (not _evaluated and all(m.training for m in self.modules()) or
+                                                       _evaluated and bare and not _reads_training(inspect.currentframe().f_back)):
                 _record(_current, arg, "called train() on it")
         return original(self, mode)
 
@@ -250,7 +370,9 @@ def _watch_train() -> None:
 
 def install() -> None:
     """Before the notebook runs: the global seeding functions record a call from inside the notebook's code, and
-    so does ``train()`` on a module a call was given (:func:`_watch_train`)."""
+    so does ``train()`` on a module a call was given (:func:`_watch_train`); torch's global settings are noted, for
+    :func:`restore_globals`."""
+    _INITIAL.update(_globals())
     _watch_train()
     _reseeds(torch, "manual_seed", "torch's global random generator (torch.manual_seed)")
     _reseeds(torch.random, "manual_seed", "torch's global random generator (torch.manual_seed)")

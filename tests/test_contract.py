@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import random
 import sys
 
 import pytest
@@ -73,6 +74,53 @@ def polite(model, x):
 def evaluate(model, x):
     model.train()  # a no-op in training mode: seen only when the caller's model is in evaluation mode
     return model(x).sum()
+def evaluate_then_train(model, x):
+    model.eval()
+    with torch.no_grad():
+        y = model(x)
+    model.train()  # back to training whatever the caller's mode was
+    return y
+def polite_if(model, x):
+    was = model.training
+    model.eval()
+    y = model(x)
+    if was:
+        model.train()
+    return y
+class Cached(nn.Module):
+    def __init__(self):
+        super().__init__(); self.lin = nn.Linear(3, 3); self.drop = nn.Dropout(0.1); self.eps = 1e-5; self.pos = 0
+    def forward(self, x):
+        self.pos += x.shape[0]  # an integer of the notebook's own class: a cache's position, documented state
+        return self.drop(self.lin(x))
+def no_dropout(model, x):
+    model.drop.p = 0.0  # instead of leaving eval() to the caller
+    return model(x)
+def wider_eps(model, x):
+    model.eps = 1e-3
+    return model(x)
+def decode(model, x):
+    torch.set_grad_enabled(False)  # instead of a `with torch.no_grad():` block, which ends by itself
+    return model(x)
+def decode_no_grad(model, x):
+    with torch.no_grad():
+        return model(x)
+def in_float64(x):
+    torch.set_default_dtype(torch.float64)
+    return x + torch.zeros(x.shape)
+def noise(x, seed):
+    state = random.getstate()  # the caller's stream untouched: its own seed, then the caller's state back
+    random.seed(seed)
+    y = x + random.random()
+    random.setstate(state)
+    return y
+def noise_left(x, seed):
+    random.seed(seed)
+    return x + random.random()
+def noise_forked(x, seed):
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        return x + torch.rand(x.shape)
 ''')
     contract.wrap_namespace(shell.user_ns)
     contract.take()
@@ -175,3 +223,52 @@ def test_gradients_left_on_the_callers_model_or_tensor_are_seen_unless_declared(
     x = torch.ones(3, requires_grad=True)
     notebook["slope"](x)
     assert [(b["argument"], b["what"]) for b in contract.take()] == [("x", contract.GRADIENTS)]
+
+
+@pytest.mark.parametrize("name, what", [
+    ("no_dropout", "its settings (drop.p: 0.1 -> 0.0)"), ("wider_eps", "its settings (eps: 1e-05 -> 0.001)"),
+    ("decode", "changed a global setting of torch: gradient mode"), ("decode_no_grad", None)])
+def test_a_modules_settings_and_torchs_global_settings_are_seen(notebook, name, what):
+    model = notebook["Cached"]()
+    try:
+        notebook[name](model, torch.ones(2, 3))
+    finally:
+        torch.set_grad_enabled(True)
+    found = [b["what"] for b in contract.take()]
+    assert (found == []) if what is None else (len(found) == 1 and found[0].startswith(what)), found
+    if what:
+        assert name in checks.contract_broken(contract.take() or [{"function": name, "argument": "model" if "its" in what else "",
+                                                                    "what": found[0]}])
+    model(torch.ones(2, 3))  # the notebook's own integer state (a cache position) may change
+    assert contract.take() == []
+
+
+def test_the_default_dtype_left_changed_is_seen(notebook):
+    try:
+        notebook["in_float64"](torch.ones(2))
+    finally:
+        torch.set_default_dtype(torch.float32)
+    assert [b["what"] for b in contract.take()] == [
+        "changed a global setting of torch: default dtype (torch.set_default_dtype), torch.float32 before the call, torch.float64 after"]
+
+
+@pytest.mark.parametrize("name, extra, what", [
+    ("noise", 3, None), ("noise_forked", 3, None),
+    ("noise_left", 3, "reseeded Python's random generator (random.seed), and did not set it back")])
+def test_a_call_given_its_own_seed_may_seed_globally_if_it_restores_the_state(notebook, name, extra, what):
+    before = random.getstate(), torch.get_rng_state()
+    notebook[name](torch.ones(2), extra)
+    found = [b["what"] for b in contract.take()]
+    assert (found == []) if what is None else (len(found) == 1 and found[0].startswith(what)), found
+    if what is None:
+        assert random.getstate() == before[0] and torch.equal(torch.get_rng_state(), before[1])
+
+
+
+def test_a_bare_train_after_the_calls_own_eval_is_seen_unless_the_code_reads_the_mode(notebook):
+    model = notebook["Model"]({})
+    notebook["evaluate_then_train"](model, torch.ones(3))  # training mode in and out: the same as train(was) here
+    assert [b["what"] for b in contract.take()] == ["called train() on it"]
+    for mode in (True, False):
+        notebook["polite_if"](model.train(mode), torch.ones(3))
+        assert contract.take() == [] and model.training is mode
