@@ -118,6 +118,7 @@ class Session:
         if op == "seed":  # before every check, so that checks are reproducible (and a fresh contract record)
             contract.take()
             contract.take(contract.CALLS)
+            contract.restore_globals()
             import random
 
             import torch
@@ -168,12 +169,12 @@ def main() -> None:
     work = os.getcwd()
     sys.path[:0] = [work]  # the notebook's folder first, as in Jupyter (the helper package is copied there)
     install_fake_otter()
-    contract.install()
     import matplotlib
     import torch
 
     matplotlib.use("Agg")
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
+    contract.install()  # after the thread count: the settings it notes are those every check starts from
     session = Session()
     wire.write_frame(replies, {"ok": "ready"})
     while True:
