@@ -40,6 +40,7 @@ from seqcourse.checking import shown, todo_in_cells
 from seqcourse.testing import standin_definitions, standin_requires
 
 from . import limits
+from .feedback import PART_NOTE
 from .remote import RemoteError, SandboxError
 from .sandbox import Sandbox
 from .submission import CHECK
@@ -83,6 +84,7 @@ class QuestionResult:
     question: Question
     results: list[CaseResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # cells before its check that were stopped (when it lost points)
+    standins: dict[str, set] = field(default_factory=dict)  # an earlier definition -> the kinds of check (hidden?) that ran on its stand-in
     todo: list[str] = field(default_factory=list)  # TODOs left where its public checks look (when a check failed)
 
     @property
@@ -117,6 +119,13 @@ class Unit:
     its stand-ins (sent into the sandbox one definition at a time, :meth:`Notebook.standin`)."""
     checks: types.ModuleType
     standins: str
+    source: str = ""  # of the checks module
+
+    @functools.cached_property
+    def uses(self) -> dict[str, set[str]]:
+        """{hidden case: the notebook's names it uses (``nb.LSTM``)}, from the checks module's source."""
+        return {node.name: {x.attr for x in ast.walk(node) if isinstance(x, ast.Attribute) and getattr(x.value, "id", None) == "nb"}
+                for node in ast.parse(self.source).body if isinstance(node, ast.FunctionDef)}
 
     @functools.cached_property
     def definitions(self) -> dict[str, str]:
@@ -126,6 +135,27 @@ class Unit:
     def requires(self, name: str) -> list[str]:
         """The stand-ins that ``name``'s definition needs, each before what needs it, and ``name`` last."""
         return standin_requires(self.definitions, name)
+
+    @functools.cached_property
+    def replacements(self) -> dict[str, str]:
+        """{a notebook definition's name: the source of the course's stand-in for it}: each reference of the checks
+        module that defines one public name (``_REF_RNN_CELL`` defines ``class RNNCell``: the one its hidden checks swap
+        in), and each function or class of standins.py named as the notebook's own, with what it needs."""
+        found = {}
+        for key, value in vars(self.checks).items():
+            if key.startswith("__") or not isinstance(value, str) or "\n" not in value:
+                continue
+            try:
+                body = ast.parse(value).body
+            except SyntaxError:
+                continue
+            names = [n.name for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and not n.name.startswith("_")]
+            if len(names) == 1:
+                found[names[0]] = value
+        for name, source in self.definitions.items():
+            if not name.startswith("_") and isinstance(ast.parse(source).body[-1], (ast.FunctionDef, ast.ClassDef)):
+                found[name] = "".join(self.definitions[n] for n in self.requires(name))
+        return found
 
 
 def load_unit(source: Path) -> Unit:
@@ -138,7 +168,7 @@ def load_unit(source: Path) -> Unit:
     module = types.ModuleType("unit_checks", "the notebook's checks module")
     module.__file__ = "unit/checks.py"
     exec(compile(texts["checks.py"], "unit/checks.py", "exec"), module.__dict__)  # our own build output (trusted)
-    return Unit(module, texts["standins.py"])
+    return Unit(module, texts["standins.py"], texts["checks.py"])
 
 
 class Notebook:
@@ -317,6 +347,116 @@ def contract_broken(broken: list, allowed=()) -> str | None:
     return None
 
 
+_MISSING = object()
+
+
+def public_names(code: str) -> set[str]:
+    """The bare names a test case's doctest examples use (``RNNCell(3, 4)``; not attributes such as ``torch.nn.LSTM``)."""
+    found = set()
+    for ex in doctest.DocTestParser().get_examples(code):
+        try:
+            found |= {n.id for n in ast.walk(ast.parse(ex.source)) if isinstance(n, ast.Name)}
+        except SyntaxError:
+            continue
+    return found
+
+
+def case_names(case: Case, unit: Unit | None) -> set[str]:
+    """The notebook's names a case uses: a public case's bare names, a hidden case's ``nb.NAME`` in its function of
+    the checks module."""
+    if not case.hidden:
+        return public_names(case.code)
+    found = re.search(r"checks\.(\w+)\(nb\)", case.code)
+    return unit.uses.get(found.group(1), set()) if found and unit is not None else set()
+
+
+@functools.lru_cache(maxsize=2)
+def _definitions(cells: tuple[str, ...]) -> dict[str, set[str]]:
+    """{function or class the cells define: the names its last definition uses}."""
+    uses = {}
+    for source in cells:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            continue
+        uses.update((n.name, {x.id for x in ast.walk(n) if isinstance(x, ast.Name)}) for n in tree.body
+                    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+    return uses
+
+
+def reached(cells: list[str], roots: set[str]) -> set[str]:
+    """``roots`` and the names the submitted cells' definitions of them use, transitively (an LSTM uses LSTMCell)."""
+    uses = _definitions(tuple(cells))
+    seen, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += uses.get(name, ())
+    return seen
+
+
+def owners(questions: list[Question], names) -> dict[str, str]:
+    """{name: the question that defines it}: the first question (in notebook order) whose public checks use it."""
+    found = {}
+    for q in questions:
+        for case in q.cases:
+            if not case.hidden:
+                for name in public_names(case.code) & set(names):
+                    found.setdefault(name, q.name)
+    return found
+
+
+class StandIns:
+    """Later questions' checks run on the course's stand-in for a definition whose own question failed, so that a
+    mistake, an error or a stopped cell in one question costs that question only. A question's public checks use the
+    stand-in where the defining question failed a public check (or its definition is missing: it fails them), its
+    hidden checks where that question failed any check; the question's own checks always use the student's. The
+    stand-ins (:attr:`Unit.replacements`) are defined in the notebook's namespace, so the student's later code that
+    calls the name by itself (an LSTM building its LSTMCell) gets them too; the student's own is put back where a
+    later check should see it again."""
+
+    def __init__(self, questions: list[Question], unit: Unit | None):
+        self.unit = unit
+        self.owner = owners(questions, unit.replacements) if unit is not None else {}
+        self.failed: dict[str, tuple[bool, bool]] = {}  # question -> (a public check failed, any check failed)
+        self.saved: dict[str, object] = {}  # name -> the student's own (or _MISSING)
+        self.bound: dict[str, object] = {}  # name -> the stand-in, where it is bound now
+        self.using: set[str] = set()  # the stand-ins the last use() gave
+
+    def record(self, result: QuestionResult) -> None:
+        failed = [not r.passed for r in result.results]
+        self.failed[result.question.name] = (any(f for f, r in zip(failed, result.results) if not r.case.hidden), any(failed))
+
+    def reset(self) -> None:
+        """After the notebook's process was started again: nothing of ours is bound in the new one."""
+        self.saved, self.bound = {}, {}
+
+    def use(self, sb: Sandbox, names: dict, hidden: bool) -> dict:
+        """Bind the stand-ins one kind of check (public or hidden) of the next question needs, put the student's own
+        back for the others; the notebook's names as those checks see them."""
+        wanted = {n for n, q in self.owner.items() if q in self.failed and self.failed[q][hidden]}
+        for name in sorted(set(self.bound) - wanted):
+            if self.saved.get(name, _MISSING) is not _MISSING:
+                try:
+                    sb.set_global(name, self.saved[name])
+                    del self.bound[name]
+                except (SandboxError, RemoteError):
+                    pass
+        for name in sorted(wanted - set(self.bound)):
+            try:
+                if name not in self.saved:
+                    try:
+                        self.saved[name] = sb.get_global(name)
+                    except RemoteError:
+                        self.saved[name] = _MISSING
+                self.bound[name] = sb.define(name, self.unit.replacements[name])
+            except (SandboxError, RemoteError):
+                continue
+        self.using = wanted & set(self.bound)
+        return {**names, **{n: self.bound[n] for n in self.using}}
+
+
 def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0, allowed=()) -> CaseResult:
     """Execute one case's doctest examples in ``env``; output must match what the test expects. A hidden case
     also fails when a call it made into the notebook's code broke the contract (:func:`contract_broken`)."""
@@ -347,9 +487,10 @@ def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0, allowed=()) -> C
 
 
 def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str], unit: Unit | None,
-                 enough=None) -> QuestionResult:
+                 enough=None, standins: StandIns | None = None) -> QuestionResult:
     """Every case of ``question``, in order; ``enough(results)`` returning True stops early (mutation tests
-    stop at the failure they look for)."""
+    stop at the failure they look for). With ``standins``, each case sees the stand-ins of earlier questions that
+    failed (:class:`StandIns`)."""
     result = QuestionResult(question)
     for case in question.cases:
         if enough is not None and enough(result.results):
@@ -362,7 +503,12 @@ def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str],
             continue
         allowed = getattr(unit.checks, "MAY_CHANGE", {}).get(question.name, ()) if unit is not None else ()
         start = time.perf_counter()
-        result.results.append(run_case(sb, case, _environment(sb, names, cells, unit), allowed=allowed))
+        seen = names
+        if standins is not None:
+            seen = standins.use(sb, names, case.hidden)
+            for name in standins.using and standins.using & reached(cells, case_names(case, unit)):  # where it mattered
+                result.standins.setdefault(name, set()).add(case.hidden)
+        result.results.append(run_case(sb, case, _environment(sb, seen, cells, unit), allowed=allowed))
         result.results[-1].seconds = time.perf_counter() - start
     if not all(r.passed for r in result.results):
         result.todo = todo_in_cells(cells, [c.code for c in question.cases if not c.hidden])
@@ -428,19 +574,37 @@ def grade(sb: Sandbox, cells: list[str], questions: list[Question], unit: Unit,
     for i, source in enumerate(cells):
         for name in CHECK.findall(source):
             checked_at.setdefault(name, i)
-    results = []
+    results, standins = [], StandIns(questions, unit)
     for q in questions:
         if sb.stopped and names and sb.seconds < sb.timeout and sb.restarts < limits.MAX_RESTARTS:
             try:
                 sb.restart()
+                standins.reset()
                 names = sb.names()
             except (SandboxError, RemoteError):
                 pass
-        result = run_question(sb, q, names, cells, unit)
+        result = run_question(sb, q, names, cells, unit, standins=standins)
+        standins.record(result)
         if result.score < q.points:
             result.notes = [n for i, n in notes.items() if i < checked_at.get(q.name, len(cells))]
+        result.notes += [standin_note(name, standins.owner[name], hidden) for name, kinds in sorted(result.standins.items())
+                         for hidden in sorted(kinds)]
         results.append(result)
+    by_owner: dict[str, dict[str, list[str]]] = {}
+    for r in results:
+        for name in r.standins:
+            by_owner.setdefault(standins.owner[name], {}).setdefault(name, []).append(r.question.name)
+    for r in results:
+        r.notes += [f"later questions were checked with the course's {name} in place of yours, so that this mistake costs "
+                    f"only this question: {', '.join(later)}" for name, later in by_owner.get(r.question.name, {}).items()]
     return results, errors
+
+
+def standin_note(name: str, owner: str, hidden: bool) -> str:
+    """What a student reads in the public or hidden checks of a question that ran on the course's stand-in for ``name``
+    (:class:`StandIns`); grader/feedback.py shows it with those checks."""
+    why = "some of its checks" if hidden else "its public checks"
+    return f"{PART_NOTE[hidden]} with the course's {name} in place of yours, as {owner} failed {why}: a mistake there costs only {owner}"
 
 
 def messages(result: QuestionResult) -> list[str | None]:

@@ -19,6 +19,8 @@ HIDDEN_NOTE = {"hidden": "The hidden checks' results are not shown to students."
                "after_due_date": "The hidden checks' results, and with them your total score, are shown after the due date.",
                "after_published": "The hidden checks' results, and with them your total score, are shown once grades are published.",
                "visible": ""}
+# how a note about one part begins (grader/checks.py: those checks ran on the course's stand-in for an earlier definition)
+PART_NOTE = {False: "these public checks ran", True: "these hidden checks ran"}
 
 
 def hidden_visibility(settings: dict) -> str:
@@ -52,13 +54,14 @@ def results(questions, graded, visibility: str) -> dict:
         public = round(min(score, passed_public), 6)
         parts = [(False, "public", public, public_max, "visible"), (True, "hidden", round(score - public, 6), q.points - public_max, visibility)]
         parts = [p for p in parts if any(c.hidden == p[0] for c in q.cases)]
-        notes = graded.notes.get(q.name, [])  # cells that were stopped: told where points were lost first
+        notes = graded.notes.get(q.name, [])  # stopped cells, stand-ins: where points were lost first, or in their part
         noted = next((p[0] for p in parts if p[2] < round(p[3], 6)), None)
         for hidden, kind, earned, possible, shown in parts:
             if got is None:
                 output = "not graded: " + (graded.error or "no result")
             else:
-                lines = [f"Note: {n}" for n in notes] if hidden == noted else []
+                lines = [f"Note: {n}" for n in notes if n.startswith(PART_NOTE[hidden])
+                         or hidden == noted and not n.startswith(tuple(PART_NOTE.values()))]
                 output = "\n".join(lines + _part([c for c in got if c["hidden"] == hidden], kind))
                 if not hidden and public < round(passed_public, 6):
                     output += f"\nThe question earns {score:g} of {q.points:g} although these checks passed: see its hidden checks."

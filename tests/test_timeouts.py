@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import nbformat
 import pytest
 
-from grader import checks, grade, limits
+from grader import checks, feedback, grade, limits
 
 NB = "01_rnn_lstm"
 CELL_S = 10      # SEQCOURSE_CELL_TIMEOUT in these tests
@@ -49,6 +49,17 @@ def _loop_that_ignores_the_interrupt(nb):
         "while True:  # swallows the grader's interrupt\n    try:\n        time.sleep(1)\n    except BaseException:\n        pass"))
 
 
+def _q1_raises_and_q3_sleeps(nb):
+    """q1: RNNCell.forward raises (q2 and q5 call it); q3: its answer cell sleeps first, so LSTMCell is never
+    defined (q4 and q6 need it)."""
+    cell = nb.cells[_index(nb, "class RNNCell")]
+    head, sep, tail = cell.source.partition("    def forward(")
+    signature, body = tail.split(":\n", 1)
+    cell.source = head + sep + signature + ':\n        raise RuntimeError("not finished")\n' + body
+    cell = nb.cells[_index(nb, "class LSTMCell")]
+    cell.source = "import time\ntime.sleep(200)\n" + cell.source
+
+
 def _many_slow_cells(nb):
     at = _index(nb, 'grader.check("q1_rnn_cell")') + 1
     for k in range(8):
@@ -58,7 +69,8 @@ def _many_slow_cells(nb):
 SUBMISSIONS = {"slow-cell": (_slow_cell_before_a_name_q3_needs, BUDGET_S),
                "endless-loops": (_endless_loops_in_answers, BUDGET_S),
                "ignores-interrupt": (_loop_that_ignores_the_interrupt, BUDGET_S),
-               "many-slow-cells": (_many_slow_cells, SMALL_BUDGET_S)}
+               "many-slow-cells": (_many_slow_cells, SMALL_BUDGET_S),
+               "q1-raises-q3-sleeps": (_q1_raises_and_q3_sleeps, BUDGET_S)}
 
 
 @pytest.fixture(scope="module")
@@ -94,16 +106,40 @@ def _within_budget(g, budget):
     assert "the time one grading may take" not in g.error and g.seconds < budget + 30, g
 
 
+def _standin_notes(g, question):
+    return [n for n in g.notes.get(question, []) if n.startswith(tuple(feedback.PART_NOTE.values()))]
+
+
 def test_a_slow_cell_costs_only_the_question_that_needs_it_and_is_named(graded):
     g = graded["slow-cell"]
-    assert _full(g, "q1_rnn_cell", "q2_rnn", "q5_early_grad", "q7_lm_loss"), g
-    assert g.scores["q3_lstm_cell"] == 0, g
+    assert g.scores["q3_lstm_cell"] == 0 and _full(g, *(q for q in ALL if q != "q3_lstm_cell")), g
     note = ('cell "for epoch in range(20):  # training, not tagged otter_ignore" (in q3_lstm_cell, before its check): '
             f"stopped after {CELL_S} s, the longest a cell may run; tag training and other slow cells otter_ignore")
     assert note in g.error, g.error
-    # told in each question that lost points with it before its check (q3, and the later ones whose public checks
-    # use the student's LSTMCell), never in one with full marks
-    assert g.notes["q3_lstm_cell"] == [note] and all(g.scores[q] < ALL[q] and n == [note] for q, n in g.notes.items()), g
+    # told in the question that lost points with it before its check, never in one with full marks; the later
+    # questions that use LSTMCell were checked on the course's (grader/checks.py StandIns) and say so
+    assert g.notes["q3_lstm_cell"][0] == note and all(note not in g.notes.get(q, []) for q in ALL if q != "q3_lstm_cell"), g
+    assert _standin_notes(g, "q4_lstm") and _standin_notes(g, "q6_lm"), g.notes
+    _within_budget(g, BUDGET_S)
+
+
+def test_a_crash_in_the_first_question_and_a_stopped_cell_in_a_middle_one_cost_only_those(graded, course_build):
+    """Public and hidden checks alike: q2 and q5 call the course's RNNCell, q4 and q6 its LSTMCell, and the feedback
+    says so in each part that did; the failing question names the later ones."""
+    g = graded["q1-raises-q3-sleeps"]
+    assert g.scores["q1_rnn_cell"] == 0 and g.scores["q3_lstm_cell"] == 0, g
+    assert _full(g, "q2_rnn", "q4_lstm", "q5_early_grad", "q6_lm", "q7_lm_loss"), g
+    assert f'cell "import time" (in q3_lstm_cell, before its check): stopped after {CELL_S} s' in g.error, g.error
+    shown = {t["name"]: t["output"] for t in feedback.results(checks.questions(course_build[NB].autograder_zip), g,
+                                                               "after_due_date")["tests"]}
+    for question, name, owner in [("q2_rnn", "RNNCell", "q1_rnn_cell"), ("q4_lstm", "LSTMCell", "q3_lstm_cell"),
+                                  ("q6_lm", "LSTMCell", "q3_lstm_cell")]:
+        for kind in ("public", "hidden"):
+            assert (f"Note: these {kind} checks ran with the course's {name} in place of yours, as {owner} failed "
+                    in shown[f"{question} ({kind} checks)"]), shown
+    assert "later questions were checked with the course's LSTMCell in place of yours" in shown["q3_lstm_cell (public checks)"]
+    assert "q4_lstm, q6_lm" in shown["q3_lstm_cell (public checks)"], shown
+    assert not _standin_notes(g, "q7_lm_loss") and not _standin_notes(g, "q3_lstm_cell"), g.notes
     _within_budget(g, BUDGET_S)
 
 

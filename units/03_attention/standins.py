@@ -13,6 +13,16 @@ from seqcourse.testing import on_device as _on_device
 from seqcourse.testing import side_effects as _side_effects
 
 
+# the course's DotScore (question 1): what later questions' checks use where question 1 failed
+class DotScore(nn.Module):
+    def __init__(self, scaled=False):
+        super().__init__()
+        self.scaled = scaled
+    def forward(self, query, keys):
+        scores = torch.einsum("bd,bsd->bs", query, keys)
+        return scores / math.sqrt(keys.size(-1)) if self.scaled else scores
+
+
 class _Dot(nn.Module):
     def forward(self, query, keys):
         return torch.einsum("bd,bsd->bs", query, keys)

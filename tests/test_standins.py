@@ -1,0 +1,111 @@
+"""A mistake in one question costs that question only: later questions' checks run on the course's stand-in for a
+definition whose own question failed (grader/checks.py, StandIns), in process. The graded notebooks that show it
+(a crash in question 1, a stopped cell in question 3) are in tests/test_timeouts.py's batch."""
+
+from __future__ import annotations
+
+import json
+import types
+
+import torch
+
+import course
+from conftest import ROOT
+from grader import checks, feedback, grade
+
+NB = "01_rnn_lstm"
+
+
+def _unit(name=NB):
+    unit = ROOT / "units" / name
+    module = types.ModuleType("unit_checks")
+    exec(compile((unit / "checks.py").read_text(), "unit/checks.py", "exec"), module.__dict__)
+    return checks.Unit(module, (unit / "standins.py").read_text())
+
+
+def _questions(name=NB):
+    return checks.questions_from_tests({p.name: p.read_text() for p in (ROOT / "notebooks" / name / "tests").glob("*.py")})
+
+
+def test_each_stand_in_belongs_to_the_first_question_whose_public_checks_use_it():
+    """Notebook 01's stand-ins: its checks module's references (RNNCell, LSTMCell, LSTM) and standins.py's RNN, each
+    owned by its question (LSTM not by q3, whose checks use torch.nn.LSTM); in every notebook, a stand-in belongs to the
+    question that defines its name; standins.py's own (01's RNN, 03's DotScore) compute what the question asks."""
+    unit = _unit()
+    assert checks.owners(_questions(), unit.replacements) == {"RNNCell": "q1_rnn_cell", "RNN": "q2_rnn",
+                                                              "LSTMCell": "q3_lstm_cell", "LSTM": "q4_lstm"}
+    for name in course.unit_names():
+        released = json.loads((ROOT / "notebooks" / name / f"{name}.ipynb").read_text())
+        cells = ["".join(c["source"]) for c in released["cells"] if c["cell_type"] == "code"]
+        places = checks.cell_places(cells)
+        for definition, owner in checks.owners(_questions(name), _unit(name).replacements).items():
+            defined = [places[i] for i, src in enumerate(cells) if f"def {definition}(" in src or f"class {definition}(" in src]
+            assert defined and defined[-1] == owner, (name, definition, owner, defined)
+    ns = {}
+    exec(unit.replacements["RNN"], ns)  # the stand-in RNN is torch.nn.RNN with the notebook's interface
+    mine, ref = ns["RNN"](3, 4), torch.nn.RNN(3, 4, batch_first=True)
+    mine.load_state_dict({"cell." + n: getattr(ref, n + "_l0").detach() for n in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")})
+    x, h0 = torch.randn(2, 5, 3), torch.randn(2, 4)
+    (out, h), (want, wh) = mine(x, h0), ref(x, h0[None])
+    assert torch.allclose(out, want, atol=1e-6) and torch.allclose(h, wh[0], atol=1e-6)
+    ns = {}
+    exec(_unit("03_attention").replacements["DotScore"], ns)  # 03's DotScore: q . k, over sqrt(d_k) when scaled
+    q, k = torch.randn(2, 4), torch.randn(2, 3, 4)
+    assert torch.allclose(ns["DotScore"](scaled=True)(q, k), (k @ q[:, :, None])[:, :, 0] / 2, atol=1e-6)
+
+
+class _Namespace:
+    """What StandIns asks of a sandbox, on a dict standing for the notebook's globals."""
+
+    def __init__(self, ns):
+        self.ns = ns
+
+    def get_global(self, name):
+        if name not in self.ns:
+            raise checks.RemoteError("KeyError", repr(name))
+        return self.ns[name]
+
+    def set_global(self, name, value):
+        self.ns[name] = value
+
+    def define(self, name, source):
+        assert f"class {name}(" in source
+        self.ns[name] = f"the course's {name}"
+        return self.ns[name]
+
+
+def _result(question, public_ok, hidden_ok):
+    cases = [checks.Case("p", "", False, 1.0), checks.Case("h", "", True, 1.0)]
+    return checks.QuestionResult(checks.Question(question, 2.0, cases),
+                                 [checks.CaseResult(cases[0], public_ok), checks.CaseResult(cases[1], hidden_ok)])
+
+
+def test_stand_ins_replace_what_failed_for_the_checks_that_should_see_it_and_the_students_own_comes_back():
+    standins = checks.StandIns(_questions(), _unit())
+    sb = _Namespace({"RNNCell": "yours", "RNN": "your RNN"})
+    names = dict(sb.ns)
+    assert standins.use(sb, names, hidden=True) == names  # nothing failed yet
+    standins.record(_result("q1_rnn_cell", public_ok=True, hidden_ok=False))  # e.g. a device bug: public checks pass
+    assert standins.use(sb, names, hidden=False) == names and sb.ns["RNNCell"] == "yours"
+    assert standins.use(sb, names, hidden=True)["RNNCell"] == sb.ns["RNNCell"] == "the course's RNNCell"
+    assert standins.use(sb, names, hidden=False) == names and sb.ns["RNNCell"] == "yours"  # put back
+    standins.record(_result("q2_rnn", public_ok=False, hidden_ok=False))
+    seen = standins.use(sb, names, hidden=False)
+    assert (seen["RNN"], seen["RNNCell"]) == ("the course's RNN", "yours") and standins.using == {"RNN"}
+    standins.reset()  # a new process: the stand-ins are bound again there
+    sb.ns = {}
+    standins.record(_result("q3_lstm_cell", public_ok=False, hidden_ok=False))  # never defined: a NameError
+    assert standins.use(sb, {}, hidden=False) == {"RNN": "the course's RNN", "LSTMCell": "the course's LSTMCell"}
+
+
+def test_feedback_shows_each_stand_in_note_with_the_checks_it_concerns():
+    """A note about hidden checks never shows in the public part (it would tell a hidden result before the due date);
+    one about public checks shows there even where the question earned everything."""
+    questions = [checks.Question("q2_rnn", 2.0, [checks.Case("p", "", False, 1.0), checks.Case("h", "", True, 1.0)])]
+    public, hidden = (checks.standin_note("RNNCell", "q1_rnn_cell", h) for h in (False, True))
+    for notes, where in [([hidden], "hidden"), ([public, hidden], "both")]:
+        graded = grade.Graded("a.ipynb", scores={"q2_rnn": 2.0}, notes={"q2_rnn": notes},
+                              cases={"q2_rnn": [{"hidden": h, "points": 1.0, "passed": True, "message": ""} for h in (False, True)]})
+        shown = {t["name"]: t["output"] for t in feedback.results(questions, graded, "after_due_date")["tests"]}
+        assert (public in shown["q2_rnn (public checks)"]) == (where == "both"), shown
+        assert hidden not in shown["q2_rnn (public checks)"] and hidden in shown["q2_rnn (hidden checks)"], shown
