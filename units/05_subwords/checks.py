@@ -431,4 +431,4 @@ def q6_average_7(nb):
     assert torch.allclose(_avg1["w"], _one["w"]) and int(_avg1["steps"]) == 4 and _avg1["mask"].tolist() == [True, False], "the average of one state dict must equal it (this check of side effects needs the right values first)"
     assert _mean_close(_avg3["w"], [_s["w"] for _s in _three]) and int(_avg3["steps"]) == 2, "the average of three state dicts must be their mean, the counters from the last (this check of side effects needs the right values first)"
     _found += _more
-    assert not _found, f"the average is not a new state dict: {'; '.join(_found)}. Return a new dict of new tensors (clone() what you copy), also for a single state dict, so that changing the average leaves the checkpoints alone"
+    assert not _found, f"the average is not a new state dict: {'; '.join(_found)}. 'The result is a new dict of new tensors that shares no memory with the inputs' (clone() what you copy, also for a single state dict), so that changing the average leaves the checkpoints alone"

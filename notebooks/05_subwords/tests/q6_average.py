@@ -30,8 +30,8 @@ test = {   'name': 'q6_average',
                                                ">>> _h = average_state_dicts([{'h': torch.tensor([40960.0, 32768.0], dtype=torch.float16)}, {'h': torch.tensor([32768.0, 40960.0], "
                                                'dtype=torch.float16)}])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert _h[\'h\'].dtype == torch.float16 and _h[\'h\'].tolist() == [36864.0, 36864.0], f"the mean of the float16 tensors [40960, 32768] and [32768, '
-                                               "40960] must be [36864, 36864] in float16, got {_h['h'].tolist()} ({_h['h'].dtype}): their sum, 73728, overflows float16 (largest 65504), so add them "
-                                               'up in float32 or wider and convert the mean back to float16"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
+                                               "40960] must be [36864, 36864] in float16, got {_h['h'].tolist()} ({_h['h'].dtype}): their sum, 73728, overflows float16 (largest 65504): the mean is "
+                                               '\'computed in float32 or wider\', then returned in float16"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
