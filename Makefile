@@ -6,7 +6,7 @@
 #   kept, on course.yml's branch), list every new and changed file; commits and pushes nothing
 # make test [TESTS=tests/test_x.py ...] [VENV=.venv-cpu]: the whole test suite (what CI runs, .ci/run), or some of its files
 # make results [ONLY=01_rnn_lstm ABLATIONS=1]: reference runs of the masters in full on this machine -> results/ and README
-# make grade NOTEBOOK=01 SUBMISSIONS=folder [JOBS=n TIMEOUT=s OUT=csv FEEDBACK=dir FORCE=1]: grade a class (sandboxed) into
+# make grade NOTEBOOK=01 SUBMISSIONS=folder [JOBS=n TIMEOUT=s MEMORY=mb OUT=csv FEEDBACK=dir FORCE=1]: grade a class (sandboxed) into
 #   grades/NOTEBOOK.csv (each student's newest notebook), .summary.txt and .feedback/ (what Gradescope would show each);
 #   an earlier grading is replaced only with FORCE=1; JOBS defaults to what cores and free memory allow
 # TORCH=cpu (when .venv is first made): PyTorch's CPU-only build, about half the memory per grading (README)
@@ -41,7 +41,7 @@ publish: $(VENV)/.installed
 	$(if $(PUBLIC),,$(error make publish needs PUBLIC=path/to/a/git/clone/of/the/public/repository))$(PY) tools/course.py --publish $(PUBLIC)
 
 grade: system-course $(VENV)/.installed
-	$(PY) -m grader $(NOTEBOOK) $(SUBMISSIONS) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
+	$(PY) -m grader $(NOTEBOOK) $(SUBMISSIONS) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(MEMORY),--memory-mb $(MEMORY)) \
 		$(if $(OUT),--out $(OUT)) $(if $(FEEDBACK),--feedback $(FEEDBACK)) $(if $(FORCE),--force)
 
 results: $(VENV)/.installed

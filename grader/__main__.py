@@ -1,7 +1,7 @@
 """The trusted grader's command line.
 
     python -m grader NOTEBOOK SUBMISSIONS [--out CSV] [--feedback DIR] [--force] [--jobs N] [--timeout S] [--memory-mb M]
-        (make grade NOTEBOOK=01 SUBMISSIONS=folder [OUT=csv FEEDBACK=dir FORCE=1 JOBS=n TIMEOUT=s])
+        (make grade NOTEBOOK=01 SUBMISSIONS=folder [OUT=csv FEEDBACK=dir FORCE=1 JOBS=n TIMEOUT=s MEMORY=mb])
     python -m grader --gradescope [BASE]   (inside Gradescope's container: BASE is /autograder)
     python -m grader --worker ZIP SUBMISSION ...   (one submission; started by grade.grade_one)
 
@@ -49,7 +49,8 @@ def find_zip(notebook: str, dist: Path = ROOT / "dist") -> Path:
 
 def default_jobs() -> int:
     """Submissions graded at once: one per core, as many as the available memory holds (printed)."""
-    cores, available = os.cpu_count() or 1, psutil.virtual_memory().available / 2**30
+    cores = os.cpu_count() or 1
+    available = min(psutil.virtual_memory().available, limits.available_memory()[0]) / 2**30  # a container's limit too
     jobs = max(1, min(cores, int(available // GB_PER_JOB)))
     print(f"{jobs} job{'s' * (jobs != 1)} at a time: {cores} cores, {available:.1f} GB of memory available, "
           f"about {GB_PER_JOB:g} GB per grading (--jobs / JOBS=n to choose)")
@@ -80,7 +81,9 @@ def main(argv=None) -> int:
     parser.add_argument("--force", action="store_true", help="replace an earlier grading's CSV, summary and feedback")
     parser.add_argument("--jobs", type=int, help="submissions graded at once (default: from cores and free memory)")
     parser.add_argument("--timeout", type=float, default=limits.TIMEOUT_S, help="seconds one submission may take")
-    parser.add_argument("--memory-mb", type=float, default=limits.MEMORY_MB, help="memory one submission's sandbox may use")
+    parser.add_argument("--memory-mb", type=float, default=limits.MEMORY_MB,
+                        help="memory one submission's sandbox may use (never more than this machine or container leaves "
+                             "it); a notebook stopped there is not graded: grade it again with more")
     args = parser.parse_args(argv)
     autograder_zip = find_zip(args.notebook)
     notebook = autograder_zip.name.removesuffix("-autograder.zip")

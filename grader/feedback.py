@@ -7,6 +7,15 @@ always visible (students run those checks themselves), and ``q1_rnn_cell (hidden
 ``visible``, ``hidden``, ``after_due_date``, ``after_published``). Gradescope hides a student's total score while a
 test with points is hidden until a date. The grader's stdout is for instructors (it may name hidden results), so
 ``stdout_visibility`` is always ``hidden``; Otter's ``show_stdout`` is not read.
+
+A grading stopped by the grader's own memory limit (``Graded.limit``) is no grade. Gradescope's format
+(gradescope/autograder_samples, docs/specs.md) has a top-level ``score`` that overrides the tests' total and a
+top-level ``output`` for the whole submission; its troubleshooting page says a run killed for memory needs a larger
+container ("Autograder Settings", 768 MB by default), and its "Regrade All Submissions" reruns the autograder.
+Otter 7 (otter/run/run_autograder/__init__.py) writes an error as ``score`` 0 and one test "Autograder Error" that
+says it. We do the same, so that nothing looks like a grade: score 0, the explanation first in ``output`` and in a
+visible test of 0 points named :data:`NOT_GRADED` (instructors find those submissions by it or by their 0), then
+every question's tests at 0 saying "not graded".
 """
 
 from __future__ import annotations
@@ -30,6 +39,18 @@ def hidden_visibility(settings: dict) -> str:
         raise ValueError(f"grading.json: hidden_visibility must be one of {', '.join(VISIBILITIES)} (Gradescope's), "
                          f"got {value!r}")
     return value
+
+
+NOT_GRADED = "Not graded: the autograder's memory limit"
+
+
+def _limit_text(what: str) -> str:
+    """What a student (and the instructor) reads when the grader's memory limit stopped the grading."""
+    return (f"Not graded: {what}. This is a limit of the autograder, not an error in your "
+            "answers, and the 0 shown is not your grade: your instructor will grade it again with more memory (tell "
+            "them if it stays at 0). A cell that builds something large (training that is not tagged otter_ignore, "
+            "a big tensor) may be why.\nInstructors: raise the memory in the assignment's Autograder Settings on "
+            "Gradescope (768 MB by default), then Regrade; locally, make grade MEMORY=MB.")
 
 
 def _part(cases: list[dict], kind: str) -> list[str]:
@@ -57,7 +78,9 @@ def results(questions, graded, visibility: str) -> dict:
         notes = graded.notes.get(q.name, [])  # stopped cells, stand-ins: where points were lost first, or in their part
         noted = next((p[0] for p in parts if p[2] < round(p[3], 6)), None)
         for hidden, kind, earned, possible, shown in parts:
-            if got is None:
+            if graded.limit:
+                earned, output = 0.0, f"not graded: {graded.limit}"
+            elif got is None:
                 output = "not graded: " + (graded.error or "no result")
             else:
                 lines = [f"Note: {n}" for n in notes if n.startswith(PART_NOTE[hidden])
@@ -70,7 +93,12 @@ def results(questions, graded, visibility: str) -> dict:
     lines = [f"{'Graded' if graded.cases else 'Could not grade'} {graded.submission}." + (f" {graded.note}" if graded.note else "")]
     lines = lines if graded.submission else []
     lines += [HIDDEN_NOTE[visibility]] if HIDDEN_NOTE[visibility] and any(c.hidden for q in questions for c in q.cases) else []
-    lines += [f"Grading note: {graded.error}"] if graded.error else []
+    if graded.limit:
+        lines = lines[:1] + [_limit_text(graded.limit)]
+        tests.insert(0, {"name": NOT_GRADED, "score": 0.0, "max_score": 0.0, "output": _limit_text(graded.limit),
+                         "visibility": "visible"})
+    else:
+        lines += [f"Grading note: {graded.error}"] if graded.error else []
     return {"score": round(sum(t["score"] for t in tests), 6), "output": "\n".join(lines), "stdout_visibility": "hidden",
             "tests": tests}
 

@@ -7,8 +7,10 @@ summary beside it and, per submission, what Gradescope would show (grader/feedba
 in a feedback folder; an earlier grading is never replaced without ``force``; every other file gets a row saying
 it is not a notebook. Each submission is graded by its own worker process with its own temporary folder,
 removed whatever happens; a broken submission (not a notebook, a malformed one, wrong assignment, an
-endless loop, runaway memory, a kernel that exits, a cheat) gets a row with its error and never stops or
-changes another's grade. Exit status 0 unless the command itself was wrong.
+endless loop, a kernel that exits, a cheat) gets a row with its error and never stops or changes another's grade.
+A notebook stopped for memory (grader/limits.py) is not graded: its row says the grader's limit was reached and
+how to grade it with more, and the summary leaves it, and every other row not graded (a file that is not a
+notebook, one that cannot be read), out of its means. Exit status 0 unless the command itself was wrong.
 """
 
 from __future__ import annotations
@@ -42,9 +44,12 @@ class Graded:
     error: str = ""
     seconds: float = 0.0
     peak_mb: float = 0.0
+    own_mb: float = 0.0  # peak of the sandbox's own memory (grader/limits.py private_memory: no shared libraries)
+    room_mb: float = 0.0  # the least own memory the sandbox was allowed (what the container or machine left it)
     cases: dict[str, list[dict]] = field(default_factory=dict)  # question -> per check: hidden, points, passed, message
     notes: dict[str, list[str]] = field(default_factory=dict)  # question -> its stopped cells (checks.QuestionResult.notes)
     note: str = ""  # which file of several was graded (submission.choice_note)
+    limit: str = ""  # the grader's own limit that stopped the grading (memory): not graded, not the student's error
 
     @property
     def total(self) -> float:
@@ -75,7 +80,10 @@ def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: fl
                 until = timeout - min(limits.CHECKS_RESERVE_S, timeout / 3)
                 results, errors = checks.grade(sb, cells, questions, unit, until=until)
                 graded.seconds, graded.peak_mb = sb.seconds, sb.peak / 2**20
+                graded.own_mb, graded.room_mb = sb.own_peak / 2**20, min(sb.lowest_room, sb.available) / 2**20
                 stopped, notes = sb.stopped, checks.stopped_notes(cells, sb.stopped_cells)
+                if sb.memory_stop:
+                    return not_graded(graded, f"the notebook was {sb.memory_stop}")
         except SandboxError as e:
             graded.error = f"the notebook could not be started: {e}"
             return graded
@@ -91,6 +99,19 @@ def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: fl
         first = next(iter(checks.error_notes(cells, errors).values()), errors[0][1])  # the cell by question and first line
         problems.append(f"{len(errors)} cell(s) raised an error, e.g. {first}")
     graded.error = "; ".join(problems)
+    return graded
+
+
+MORE_MEMORY = ("not the student's error and not a grade: grade it again with more memory (on Gradescope: a larger "
+               "container in the assignment's Autograder Settings, then Regrade; locally: make grade MEMORY=MB, "
+               "python -m grader --memory-mb MB)")
+
+
+def not_graded(graded: Graded, what: str) -> Graded:
+    """``graded`` marked as stopped by the grader's own memory limit (``what`` was reached): no scores at all."""
+    graded.scores, graded.cases, graded.notes = {}, {}, {}
+    graded.limit = what
+    graded.error = f"not graded: {what}; {MORE_MEMORY}"
     return graded
 
 
@@ -145,12 +166,13 @@ def grade_one(path: Path, autograder_zip: Path, *, name: str | None = None, time
                                      *given],
                                     stdout=out, stderr=log, env=env, start_new_session=True, cwd=PACKAGE_PARENT)
             ps, peak, killed = psutil.Process(proc.pid), 0, ""
+            oom_kills = limits.oom_kills()
             while proc.poll() is None:
                 peak = max(peak, _tree_rss(ps))
                 if time.perf_counter() - start > timeout + limits.WORKER_MARGIN_S:  # the sandbox's own limits come first
                     killed = f"stopped after {timeout:g} s"
                 elif peak > (memory_mb + limits.WORKER_MARGIN_MB) * 2**20:
-                    killed = f"stopped at {memory_mb:g} MB of memory"
+                    killed = f"worker stopped at {(memory_mb + limits.WORKER_MARGIN_MB):g} MB of memory"
                 if killed:
                     for p in ps.children(recursive=True) + [ps]:
                         try:
@@ -161,7 +183,11 @@ def grade_one(path: Path, autograder_zip: Path, *, name: str | None = None, time
                     break
                 time.sleep(0.2)
         if killed:
-            return Graded(name, error=killed, seconds=time.perf_counter() - start, peak_mb=peak / 2**20)
+            graded = Graded(name, error=killed, seconds=time.perf_counter() - start, peak_mb=peak / 2**20)
+            return not_graded(graded, f"grading {killed}") if "memory" in killed else graded
+        if proc.returncode == -9 and (limits.oom_kills() or 0) > (oom_kills or 0):  # the kernel's OOM killer
+            return not_graded(Graded(name, seconds=time.perf_counter() - start, peak_mb=peak / 2**20),
+                              f"grading was killed by the system for memory at about {peak / 2**20:.0f} MB")
         try:
             graded = Graded(**json.loads((tmp / "out.json").read_text().strip().splitlines()[-1]))
         except (ValueError, IndexError, TypeError):
@@ -240,7 +266,8 @@ def grade_folder(autograder_zip: Path, submissions: Path, out: Path, *, jobs: in
                       memory_mb=memory_mb, threads=threads, workdir=workdir, questions=questions)
         g.note = " ".join([choice_note(ordered, submissions)] * (len(ordered) > 1) +
                           [f"Also submitted, not a notebook: {', '.join(str(p.relative_to(submissions)) for p in others)}."] * bool(others))
-        print(f"  {g.submission}: {g.total:g} / {sum(points.values()):g}" + (f"  ({g.error})" if g.error else ""), flush=True)
+        print(f"  {g.submission}: " + ("not graded" if g.limit else f"{g.total:g} / {sum(points.values()):g}") +
+              (f"  ({g.error})" if g.error else ""), flush=True)
         return [g]
 
     with ThreadPoolExecutor(jobs) as pool:
@@ -251,7 +278,8 @@ def grade_folder(autograder_zip: Path, submissions: Path, out: Path, *, jobs: in
         w = csv.writer(f)
         w.writerow(["submission", *points, "total", "error", "seconds", "peak_mb", "note"])
         for g in rows:
-            w.writerow([g.submission, *(f"{g.scores[q]:g}" if q in g.scores else "" for q in points), f"{g.total:g}", g.error,
+            w.writerow([g.submission, *(f"{g.scores[q]:g}" if q in g.scores else "" for q in points),
+                        f"{g.total:g}" if g.scores else "", g.error,
                         f"{g.seconds:.1f}", f"{g.peak_mb:.0f}", g.note])
     for g in rows:
         results = feedback.results(questions, g, visibility)
@@ -267,16 +295,33 @@ def grade_folder(autograder_zip: Path, submissions: Path, out: Path, *, jobs: in
 
 
 def summarize(notebook: str, rows: list[Graded], points: dict[str, float], wall: float, jobs: int) -> str:
+    """The class's summary: how many rows were graded and how many not (apart: the grader's memory limit, files that
+    are not notebooks, notebooks that could not be read or run), and the means of the graded rows only."""
     possible = sum(points.values())
-    totals = [g.total for g in rows]
-    lines = [f"{notebook}: {plural(len(rows), 'submission')}, {sum(not g.error for g in rows)} graded cleanly, "
-             f"{sum(bool(g.error) for g in rows)} with an error",
-             f"total out of {possible:g}: mean {statistics.mean(totals):.2f}, median {statistics.median(totals):g}, "
-             f"min {min(totals):g}, max {max(totals):g}"]
-    lines += [f"  {q}: mean {statistics.mean(g.scores.get(q, 0) for g in rows):.2f} / {p:g}, "
-              f"full marks {sum(g.scores.get(q, 0) >= p for g in rows)}" for q, p in points.items()]
+    graded = [g for g in rows if g.scores]
+    limit = sum(bool(g.limit) for g in rows)
+    other = sum(g.error == NOT_A_NOTEBOOK for g in rows)
+    unread = len(rows) - len(graded) - limit - other
+    apart = [f"{n} {what}" for n, what in ((limit, "stopped at the grader's memory limit (not the student's error: "
+                                                   "grade again with more memory, MEMORY=MB)"),
+                                           (other, "not a notebook"), (unread, "a notebook that could not be read or run"))
+             if n]
+    lines = [f"{notebook}: {plural(len(rows), 'submission')}, {len(graded)} graded ({sum(not g.error for g in graded)} cleanly, "
+             f"{sum(bool(g.error) for g in graded)} with an error in a cell or check), {len(rows) - len(graded)} not graded"
+             + (f": {', '.join(apart)}" if apart else "")]
+    if graded:
+        totals = [g.total for g in graded]
+        lines.append(f"total out of {possible:g}, over the {plural(len(graded), 'graded submission')}"
+                     + (" (rows not graded are left out)" if len(graded) < len(rows) else "") +
+                     f": mean {statistics.mean(totals):.2f}, median {statistics.median(totals):g}, "
+                     f"min {min(totals):g}, max {max(totals):g}")
+        lines += [f"  {q}: mean {statistics.mean(g.scores.get(q, 0) for g in graded):.2f} / {p:g}, "
+                  f"full marks {sum(g.scores.get(q, 0) >= p for g in graded)}" for q, p in points.items()]
+    else:
+        lines.append("no submission was graded: no means")
     lines.append(f"time: {wall:.0f} s wall with {plural(jobs, 'job')}, {statistics.mean(g.seconds for g in rows):.1f} s per "
-                 f"submission on average; peak memory of one grading {max(g.peak_mb for g in rows):.0f} MB")
-    lines += [f"error: {g.submission}: {g.error}" for g in rows if g.error]
+                 f"row on average; peak memory of one grading {max(g.peak_mb for g in rows):.0f} MB")
+    lines += [f"not graded: {g.submission}: {g.error.removeprefix('not graded: ')}" for g in rows if not g.scores]
+    lines += [f"error: {g.submission}: {g.error}" for g in graded if g.error]
     lines += [f"note: {g.submission}: {g.note}" for g in rows if g.note]
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n"

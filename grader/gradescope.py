@@ -5,6 +5,8 @@ graded (grader/submission.py: the export time in its name, else the file's time)
 when several were uploaded, lists those not graded. Per question a public and a hidden test (grader/feedback.py);
 the hidden checks' visibility comes from the autograder's ``grading.json`` (``hidden_visibility``, default
 ``after_due_date``): an invalid value stops the run with that message (Gradescope shows the autograder failed).
+The sandbox's memory is kept under the container's own limit (grader/limits.py); a notebook stopped for memory is
+written as not graded (score 0 and a visible test saying so, grader/feedback.py), never as a grade.
 """
 
 from __future__ import annotations
@@ -45,5 +47,6 @@ def gradescope(base: Path = Path("/autograder")) -> None:
     (base / "results").mkdir(parents=True, exist_ok=True)
     (base / "results" / "results.json").write_text(json.dumps(results, indent=2))
     print(f"{assignment}: graded {graded.submission or 'nothing'}: {results['score']:g} in {graded.seconds:.1f} s, "
-          f"peak {graded.peak_mb:.0f} MB" + (f"\n{graded.note}" if graded.note else "") +
+          f"peak {graded.peak_mb:.0f} MB ({graded.own_mb:.0f} MB its own, allowed {graded.room_mb:.0f} MB)" + (f"\nNOT GRADED: {graded.limit}" if graded.limit else "") +
+          (f"\n{graded.note}" if graded.note else "") +
           (f"\nerror: {graded.error}" if graded.error else ""))

@@ -95,6 +95,22 @@ def command(mode: str, folder: Path, work: Path, runner: Path) -> list[str]:
     return cmd + python + ["/opt/grader/runner.py"]
 
 
+def prepare_child(mode: str):
+    """What the sandbox's process does before it execs (Popen's ``preexec_fn``): offer itself first to the kernel's
+    OOM killer (oom_score_adj 1000, which any process may raise for itself: should the container run out of memory
+    before the grader's watchdog acts, the notebook is killed, not the grader), then, in ``user`` mode, become the
+    sandbox user."""
+    def prepare() -> None:
+        try:
+            with open("/proc/self/oom_score_adj", "w") as f:
+                f.write("1000")
+        except OSError:
+            pass
+        if mode == "user":
+            drop_privileges()
+    return prepare
+
+
 def drop_privileges() -> None:
     """Become the sandbox user (``user`` mode; runs in the child before exec)."""
     user = sandbox_user()

@@ -5,9 +5,9 @@ grader/runner.py there, isolated as grader/isolation.py says (bubblewrap, or a d
 without either, grading refuses to start): the repository, hidden tests, solutions and other submissions are
 not reachable from it, and when the grading ends everything it started is killed.
 
-This class supervises the process (it polls the memory of the sandbox's process tree and kills it at the limit,
-and every request has a deadline), frames the requests and replies, and offers what checks use (run the cells,
-the notebook's names, define, swap). Replies are decoded by grader/wire.py; references to the student's objects become
+This class supervises the process (it polls the memory of the sandbox's process tree and kills it at its limits,
+grader/limits.py: ``memory_mb``, and what the container leaves beside the grader; every request has a deadline),
+frames the requests and replies, and offers what checks use (run the cells, the notebook's names, define, swap). Replies are decoded by grader/wire.py; references to the student's objects become
 :class:`Remote` proxies, whose calls, attributes and items are requests again, so a check can be written
 as ordinary code (``cell = RNNCell(3, 4); h = cell(x, h0)``) and everything it gets back is plain data.
 """
@@ -49,8 +49,12 @@ class Sandbox:
         self.threads, self.request_timeout = threads, request_timeout  # the limit of one cell or one request
         self.mode = isolation.choose_mode()
         self.proc: subprocess.Popen | None = None
-        self.peak = 0
+        self.peak = 0  # resident memory of the process tree (bytes), shared libraries' pages included
+        self.own_peak = 0  # its own memory: anonymous and shared-memory pages (limits.private_memory)
+        self.lowest_room = float("inf")  # the least own memory room() allowed it while it ran (bytes)
         self.stopped: str = ""   # why the sandbox was stopped by us (time or memory)
+        self.memory_stop: str = ""  # why, when it was memory (ours or the kernel's): the grading cannot go on
+        self.available, self.available_what = limits.available_memory()
         self.ran: list[str] = []  # the cells run in this process's namespace, in order (what a restart runs again)
         self.stopped_cells: dict[int, str] = {}  # index of a cell the last run() stopped or skipped -> why
         self.restarts = 0
@@ -82,8 +86,9 @@ class Sandbox:
         self.proc = subprocess.Popen(isolation.command(self.mode, self.dir, self.work, self.dir / "runner"),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
                                      env=isolation.environment(self.mode, self.work, self.threads), start_new_session=True,
-                                     preexec_fn=isolation.drop_privileges if self.mode == "user" else None,
+                                     preexec_fn=isolation.prepare_child(self.mode),
                                      cwd=self.work if self.mode == "user" else None)
+        self.oom_kills = limits.oom_kills()  # the kernel's count before this process: did it kill it?
         threading.Thread(target=self._watchdog, args=(self.proc,), daemon=True).start()
         self._buffer = b""
         ready = self._receive(60)
@@ -92,7 +97,10 @@ class Sandbox:
 
     def restart(self) -> None:
         """A new process for the notebook, after a cell or a check killed the last one: the cells that had run
-        in it (:attr:`ran`) run again, in order, each within its limit (they all ran within it before)."""
+        in it (:attr:`ran`) run again, in order, each within its limit (they all ran within it before). Never after
+        a memory stop: the notebook needs more than this grading has, and is not graded (:attr:`memory_stop`)."""
+        if self.memory_stop:
+            raise SandboxError(self.memory_stop)
         self._stop_process()
         self.stopped = ""
         self.restarts += 1
@@ -105,21 +113,51 @@ class Sandbox:
     def _watchdog(self, proc: subprocess.Popen) -> None:
         ps = psutil.Process(proc.pid)
         while proc.poll() is None:
-            rss = 0
+            rss = own = 0
             try:
                 for p in [ps] + ps.children(recursive=True):
                     try:
                         rss += p.memory_info().rss
+                        own += limits.private_memory(p.pid)
                     except psutil.Error:
                         pass
             except psutil.Error:
                 pass
-            self.peak = max(self.peak, rss)
+            self.peak, self.own_peak = max(self.peak, rss), max(self.own_peak, own)
+            room, why = self.room()
+            self.lowest_room = min(self.lowest_room, room)
             if rss > self.memory:
-                self.kill(f"stopped at {self.memory / 2**20:g} MB of memory")
+                self.memory_stop = f"stopped at {self.memory / 2**20:g} MB of memory, the grader's limit (--memory-mb {self.memory / 2**20:g})"
+                self.kill(self.memory_stop)
+            elif own > room:
+                self.memory_stop = f"stopped at {room / 2**20:.0f} MB of its own memory, {why}"
+                self.kill(self.memory_stop)
             elif time.perf_counter() - self.started > self.timeout:
                 self.kill(f"stopped after {self.timeout:g} s, the time one grading may take")
             time.sleep(0.1)
+
+    def room(self) -> tuple[int, str]:
+        """(bytes, why) of its own memory (:func:`limits.private_memory`: what the kernel cannot reclaim) the sandbox's
+        process tree may hold now: what the container (or machine) leaves once the grading process's own and
+        :data:`limits.MEMORY_RESERVE_MB` are set aside. (Its resident memory, shared libraries included, is held to
+        ``memory_mb`` besides.)"""
+        trusted = limits.private_memory(os.getpid())
+        room = self.available - trusted - limits.MEMORY_RESERVE_MB * 2**20
+        return room, (f"the most this grading can give it: {self.available_what}, less {trusted / 2**20:.0f} MB the "
+                      f"grader itself holds and {limits.MEMORY_RESERVE_MB} MB kept free")
+
+    def _ended(self) -> str:
+        """Why the notebook's process is gone (it closed its output): stopped by us, killed by the kernel's OOM killer
+        (SIGKILL, directly or as bubblewrap's 128 + 9, with the cgroup's or machine's oom_kill count increased), or
+        exited by itself."""
+        self.proc.wait()
+        if not self.stopped and self.proc.returncode in (-signal.SIGKILL, 128 + signal.SIGKILL):
+            now = limits.oom_kills()
+            if now is not None and self.oom_kills is not None and now > self.oom_kills:
+                self.memory_stop = self.stopped = (
+                    f"killed by the system for memory at about {self.peak / 2**20:.0f} MB: {self.available_what} "
+                    "was used up (the grader's own limit did not act in time)")
+        return self.stopped or "the notebook's process exited (does it call exit()?)"
 
     def kill(self, reason: str = "") -> None:
         self.stopped = self.stopped or reason
@@ -179,8 +217,7 @@ class Sandbox:
             if ready:
                 chunk = os.read(fd, 1 << 20)
                 if not chunk:
-                    self.proc.wait()
-                    raise SandboxError(self.stopped or "the notebook's process exited (does it call exit()?)")
+                    raise SandboxError(self._ended())
                 self._buffer += chunk
         data, self._buffer = self._buffer[:n], self._buffer[n:]
         return data
@@ -205,7 +242,7 @@ class Sandbox:
         try:
             wire.write_frame(self.proc.stdin, {"op": op, "limit": limit, **fields})
         except (BrokenPipeError, OSError):
-            raise SandboxError(self.stopped or "the notebook's process exited (does it call exit()?)") from None
+            raise SandboxError(self._ended()) from None
         reply = self._receive(limit + limits.KILL_GRACE_S, limit)
         if type(reply) is not dict:
             raise SandboxError("the sandbox sent a malformed reply")
@@ -242,10 +279,11 @@ class Sandbox:
 
     def run(self, cells: list[str], reset: bool = False, until: float | None = None) -> list[tuple[int, str]]:
         """Execute notebook cells in order, each for at most ``request_timeout`` s; returns (cell index, error)
-        for the cells that raised. A cell that runs too long is interrupted; one that does not stop, runs out of
-        memory or ends the process is killed with it, and the notebook is started again with the cells that had
-        run (:meth:`restart`). Either way the next cell runs, and :attr:`stopped_cells` says which cells were
-        stopped and why. With ``until`` (seconds since the grading started), no cell runs past it: the cells
+        for the cells that raised. A cell that runs too long is interrupted; one that does not stop or ends the
+        process is killed with it, and the notebook is started again with the cells that had run (:meth:`restart`).
+        Either way the next cell runs, and :attr:`stopped_cells` says which cells were stopped and why. A cell that
+        runs out of memory ends the grading (SandboxError, :attr:`memory_stop`): the notebook is not graded. With
+        ``until`` (seconds since the grading started), no cell runs past it: the cells
         left are skipped. SandboxError when the grading's own budget is spent, or the notebook cannot be run again."""
         if reset:
             self.ran = []
@@ -262,7 +300,7 @@ class Sandbox:
             try:
                 out = self._run_cell(source, limit, reset=reset)
             except SandboxError as e:
-                if self.seconds >= self.timeout or self.restarts >= limits.MAX_RESTARTS:
+                if self.memory_stop or self.seconds >= self.timeout or self.restarts >= limits.MAX_RESTARTS:
                     raise
                 self.stopped_cells[i] = f"{e}; the notebook was run again without it"
                 self.restart()

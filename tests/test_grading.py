@@ -202,6 +202,21 @@ def test_broken_submission_gets_a_clear_error_and_no_points(batch, name, error):
     assert error in r.error and (r.total == 0 or name == "endless-loop"), r
 
 
+def test_a_notebook_stopped_for_memory_is_not_graded_and_counted_apart(batch):
+    """The grader's memory limit is no grade: the row has no scores, its error says so and how to grade it with more
+    memory, and the summary's means leave it out, as they leave out a file that is not a notebook."""
+    rows, out = batch[0], batch[1]
+    r = rows["attack-memory"]
+    assert r.limit == "the notebook was stopped at 2048 MB of memory, the grader's limit (--memory-mb 2048)" and not r.scores, r
+    row = next(row for row in csv.DictReader(open(out)) if row["submission"].startswith("attack-memory"))
+    assert row["total"] == "" and row["error"].startswith(f"not graded: {r.limit}; not the student's error"), row
+    graded = [g for g in rows.values() if g.scores]
+    summary = out.with_suffix(".summary.txt").read_text()
+    assert f", {len(graded)} graded (" in summary and "1 stopped at the grader's memory limit" in summary, summary
+    assert f"over the {len(graded)} graded submissions (rows not graded are left out): mean " \
+           f"{sum(g.total for g in graded) / len(graded):.2f}" in summary, summary
+
+
 def test_broken_cells_cost_only_their_questions(batch):
     syntax, missing = batch[0]["syntax-error"], batch[0]["missing-cells"]
     assert syntax.scores["q1_rnn_cell"] == 0 and syntax.scores["q3_lstm_cell"] == 3, syntax

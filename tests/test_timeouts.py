@@ -1,5 +1,7 @@
-"""Time limits of grading (grader/limits.py): a cell that runs too long costs only the questions that need it, the
-report names it, and a notebook that never stops is still graded within the budget.
+"""Limits of grading (grader/limits.py). Time: a cell that runs too long costs only the questions that need it, the
+report names it, and a notebook that never stops is still graded within the budget. Memory: the grader reads the
+memory it really has (the container's cgroup, v1 or v2) and stops a notebook below it; a notebook stopped for memory
+is reported as the grader's limit, not graded.
 
 Notebook 01's reference solution, built with its real autograder zip, graded in worker processes as `make grade`
 and Gradescope do, with small limits (a cell may run 3 s) so that the file takes seconds, not minutes.
@@ -7,12 +9,16 @@ and Gradescope do, with small limits (a cell may run 3 s) so that the file takes
 
 from __future__ import annotations
 
+import signal
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import nbformat
+import psutil
 import pytest
 
 from grader import checks, feedback, grade, limits
+from grader.sandbox import Sandbox
 
 NB = "01_rnn_lstm"
 CELL_S = 10      # SEQCOURSE_CELL_TIMEOUT in these tests
@@ -188,3 +194,115 @@ def test_the_gradescope_budget_fits_inside_gradescopes_own_limit():
     assert limits.GRADESCOPE_TIMEOUT_S + 120 <= 600
     cells_share = limits.GRADESCOPE_TIMEOUT_S - min(limits.CHECKS_RESERVE_S, limits.GRADESCOPE_TIMEOUT_S / 3)
     assert 3 * (limits.CELL_TIMEOUT_S + limits.KILL_GRACE_S) <= cells_share
+
+
+# -- memory ---------------------------------------------------------------------------------------------------
+def _cgroup_v2(root: Path, limit: str = "max", parent_limit: str = "max", oom_kill: int = 0) -> Path:
+    """A cgroup v2 tree as /sys/fs/cgroup shows it: this process in /grading/job, limits on both levels."""
+    (root / "grading" / "job").mkdir(parents=True)
+    (root / "cgroup.controllers").write_text("cpu memory pids\n")
+    (root / "grading" / "memory.max").write_text(parent_limit + "\n")
+    (root / "grading" / "job" / "memory.max").write_text(limit + "\n")
+    for folder in (root / "grading", root / "grading" / "job"):
+        (folder / "memory.events").write_text(f"low 0\nhigh 0\nmax 3\noom 1\noom_kill {oom_kill}\noom_group_kill 0\n")
+    own = root / "self-cgroup"
+    own.write_text("0::/grading/job\n")
+    return own
+
+
+def test_the_memory_limit_is_read_from_a_cgroup_v2_tree_the_lowest_along_its_parents(tmp_path):
+    own = _cgroup_v2(tmp_path, limit="max", parent_limit=str(768 * 2**20), oom_kill=2)
+    assert limits.memory_cgroup(tmp_path, own) == ("v2", [tmp_path / "grading" / "job", tmp_path / "grading", tmp_path])
+    assert limits.cgroup_limit(tmp_path, own) == 768 * 2**20
+    assert limits.oom_kills(tmp_path, own) == 4  # counted on both levels: any increase is an OOM kill
+    assert limits.available_memory(tmp_path, own) == (768 * 2**20, "the container's limit of 768 MB")
+    (tmp_path / "grading" / "memory.max").write_text("max\n")
+    assert limits.cgroup_limit(tmp_path, own) is None
+    assert limits.available_memory(tmp_path, own)[0] == psutil.virtual_memory().total
+    # a cgroup namespace shows "/" (or a path not mounted here): the hierarchy's root
+    (tmp_path / "memory.max").write_text(str(2**30))
+    assert limits.cgroup_limit(tmp_path, tmp_path / "nowhere") == 2**30
+
+
+def test_the_memory_limit_is_read_from_a_cgroup_v1_tree(tmp_path):
+    memory = tmp_path / "memory"
+    (memory / "docker" / "abc").mkdir(parents=True)
+    (memory / "memory.limit_in_bytes").write_text("9223372036854771712\n")  # v1's "no limit"
+    (memory / "docker" / "abc" / "memory.limit_in_bytes").write_text(f"{768 * 2**20}\n")
+    (memory / "docker" / "abc" / "memory.oom_control").write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 1\n")
+    own = tmp_path / "self-cgroup"
+    own.write_text("12:pids:/docker/abc\n4:memory:/docker/abc\n0::/\n")
+    assert limits.memory_cgroup(tmp_path, own) == ("v1", [memory / "docker" / "abc", memory / "docker", memory])
+    assert limits.cgroup_limit(tmp_path, own) == 768 * 2**20
+    assert limits.oom_kills(tmp_path, own) == 1
+    assert limits.memory_cgroup(tmp_path / "none", own) == ("", [])
+
+
+def test_a_process_the_kernel_killed_for_memory_is_a_memory_stop(tmp_path, monkeypatch):
+    """SIGKILL (directly, or bubblewrap's 137) with the cgroup's oom_kill count up since the start: memory, the grader's
+    limit; without the count up, or another exit: what it was before."""
+    monkeypatch.setenv("SEQCOURSE_CGROUP_ROOT", str(tmp_path))
+    (tmp_path / "cgroup.controllers").write_text("memory\n")
+    (tmp_path / "memory.events").write_text("oom_kill 0\n")
+
+    class Ended:
+        def __init__(self, code):
+            self.returncode = code
+
+        def wait(self):
+            return self.returncode
+
+    def ended(code, kills_after):
+        sb = Sandbox.__new__(Sandbox)
+        sb.stopped, sb.memory_stop, sb.peak, sb.available_what = "", "", 700 * 2**20, "the container's limit of 768 MB"
+        sb.proc, sb.oom_kills = Ended(code), limits.oom_kills()
+        (tmp_path / "memory.events").write_text(f"oom_kill {kills_after}\n")
+        return sb._ended(), sb.memory_stop
+
+    why, stop = ended(-signal.SIGKILL, 1)
+    assert why == stop == ("killed by the system for memory at about 700 MB: the container's limit of 768 MB was used up "
+                           "(the grader's own limit did not act in time)")
+    assert ended(128 + signal.SIGKILL, 2)[1]
+    assert ended(-signal.SIGKILL, 2) == ("the notebook's process exited (does it call exit()?)", "")  # no new OOM kill
+    assert ended(0, 3) == ("the notebook's process exited (does it call exit()?)", "")
+
+
+HOG = "_hog = bytearray(3 * 2**30)\n_hog[::4096] = b'x' * len(_hog[::4096])  # 3 GB, every page touched"
+
+
+def test_a_notebook_past_the_containers_memory_is_stopped_by_the_grader_and_not_graded(course_build, tmp_path, monkeypatch):
+    """In a container of 1.5 GB (a cgroup v2 tree the worker reads), the sandbox may hold what the container leaves
+    once the grader's own memory is set aside, though --memory-mb allows 4 GB: a cell that takes 3 GB is stopped
+    there by the grader, and the notebook is reported as not graded, the grader's limit, on Gradescope as locally."""
+    built = course_build[NB]
+    cgroup = tmp_path / "cgroup"  # as a container's own cgroup namespace shows it: its limits at the root
+    cgroup.mkdir()
+    (cgroup / "cgroup.controllers").write_text("cpu memory pids\n")
+    (cgroup / "memory.max").write_text(f"{1536 * 2**20}\n")
+    monkeypatch.setenv("SEQCOURSE_CGROUP_ROOT", str(cgroup))  # read by the worker process
+    nb = nbformat.read(built.solution_nb, as_version=4)
+    nb.cells.insert(_index(nb, "otter.Notebook") + 1, nbformat.v4.new_code_cell(HOG))
+    nbformat.write(nb, tmp_path / "hog.ipynb")
+    g = grade.grade_one(tmp_path / "hog.ipynb", built.autograder_zip, timeout=BUDGET_S, memory_mb=4096)
+    assert g.limit.startswith("the notebook was stopped at ") and ("MB of its own memory, the most this grading can give "
+                                                                   "it: the container's limit of 1536 MB, less ") in g.limit, g
+    assert g.own_mb > g.room_mb > 1000 and g.room_mb < 1536 - limits.MEMORY_RESERVE_MB, g
+    assert not g.scores and not g.cases and g.error.startswith(f"not graded: {g.limit}; not the student's error"), g
+    results = feedback.results(checks.questions(built.autograder_zip), g, "after_due_date")
+    assert results["score"] == 0 and all(t["score"] == 0 for t in results["tests"])
+    first = results["tests"][0]
+    assert first["name"] == feedback.NOT_GRADED and first["visibility"] == "visible" and "not an error in your answers" in first["output"]
+    assert "Autograder Settings" in results["output"] and "not your grade" in results["output"]
+
+
+def test_the_summary_leaves_rows_not_graded_out_of_its_means_and_says_so():
+    rows = [grade.Graded("a.ipynb", scores={"q1": 2.0, "q2": 1.0}), grade.Graded("b.ipynb", scores={"q1": 0.0, "q2": 1.0}),
+            grade.Graded("c.pdf", error=grade.NOT_A_NOTEBOOK),
+            grade.not_graded(grade.Graded("d.ipynb"), "the notebook was stopped at 400 MB of memory")]
+    summary = grade.summarize("01_x", rows, {"q1": 2, "q2": 1}, wall=10, jobs=1)
+    assert summary.startswith("01_x: 4 submissions, 2 graded (2 cleanly, 0 with an error in a cell or check), 2 not graded: "
+                              "1 stopped at the grader's memory limit")
+    assert "1 not a notebook" in summary
+    assert "total out of 3, over the 2 graded submissions (rows not graded are left out): mean 2.00, median 2, min 1, max 3" in summary
+    assert "  q1: mean 1.00 / 2, full marks 1" in summary
+    assert "not graded: d.ipynb: the notebook was stopped at 400 MB of memory; not the student's error" in summary
