@@ -5,7 +5,9 @@
 # make publish PUBLIC=path/to/clone: write the public release into a git clone of the public repository (its .git
 #   kept, on course.yml's branch), list every new and changed file; commits and pushes nothing
 # make test [TESTS=tests/test_x.py ...] [VENV=.venv-cpu]: the whole test suite (what CI runs, .ci/run), or some of its files
-# make results [ONLY=01_rnn_lstm ABLATIONS=1]: reference runs of the masters in full on this machine -> results/ and README
+# make results [ONLY=01_rnn_lstm ABLATIONS=1 CONCURRENT=1 BUDGET=540]: reference runs of the masters in full on this machine
+#   -> results/ and README; CONCURRENT: all at once, each in its own process, any unfinished after BUDGET s stopped
+#   (the GPU machine's run: tools/device_results.sh)
 # make grade NOTEBOOK=01 SUBMISSIONS=folder [JOBS=n TIMEOUT=s MEMORY=mb OUT=csv FEEDBACK=dir FORCE=1]: grade a class (sandboxed) into
 #   grades/NOTEBOOK.csv (each student's newest notebook), .summary.txt and .feedback/ (what Gradescope would show each);
 #   an earlier grading is replaced only with FORCE=1; JOBS defaults to what cores and free memory allow
@@ -45,7 +47,7 @@ grade: system-course $(VENV)/.installed
 		$(if $(OUT),--out $(OUT)) $(if $(FEEDBACK),--feedback $(FEEDBACK)) $(if $(FORCE),--force)
 
 results: $(VENV)/.installed
-	$(PY) tools/results.py $(if $(ONLY),--only $(ONLY)) $(if $(ABLATIONS),--ablations)
+	$(PY) tools/results.py $(if $(ONLY),--only $(ONLY)) $(if $(ABLATIONS),--ablations) $(if $(CONCURRENT),--concurrent) $(if $(BUDGET),--budget $(BUDGET))
 
 test: system-test $(VENV)/.installed-tests
 	$(VENV)/bin/ruff check .

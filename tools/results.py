@@ -13,6 +13,16 @@ Hidden checks are left out (they run only on the grader's side). After a run int
 with ``--docs``, which runs nothing) it rewrites ``docs/results.md``'s generated block (per notebook its run,
 its metrics as tables with units and 95 % intervals, its figures) and the headline cells of README's notebook
 table from the JSON files; ``tests/test_docs.py`` fails when they disagree.
+
+A run is written into a folder of its own first and moved into ``results/`` only once it finished, so a run cut
+short leaves the earlier one as it was. ``NN_topic.json`` is the notebook's headline run, a GPU run where there
+is one; the latest run on the other kind of device (a CPU run beside a GPU run) is kept as
+``runs/NN_topic-cpu.json`` (or ``-gpu.json``), its numbers and time only, and README shows its time beside.
+
+``--concurrent`` (``make results CONCURRENT=1``, the GPU machine's command: tools/device_results.sh) runs the
+notebooks at the same time, each in its own process (its own kernel) with its share of the cores and a
+wall-clock budget, and moves each one's run into ``results/`` as soon as it finishes; one stopped by its budget
+is reported and leaves the earlier run as it was.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -127,6 +138,124 @@ def run(master: Path, out: Path, smoke: bool, ablations: bool = False) -> dict:
     (out / "html").mkdir(exist_ok=True)
     (out / "html" / f"{name}.html").write_text(HTMLExporter().from_notebook_node(nb)[0])
     return result
+
+
+def kind(r: dict) -> str:
+    """The kind of device a run was made on: "gpu" or "cpu"."""
+    return "cpu" if r["hardware"]["gpu"].startswith("not measured") else "gpu"
+
+
+def install(stage: Path, out: Path, name: str) -> Path:
+    """Move the run of ``name`` that finished in ``stage`` into ``out``; returns where its JSON went. The headline
+    run ``NN_topic.json`` (with its figures and HTML) is a GPU run where there is one: a run on the other kind of
+    device than the headline's keeps the latest of that kind as ``runs/NN_topic-<kind>.json``, numbers only."""
+    new = json.loads((stage / f"{name}.json").read_text())
+    head = out / f"{name}.json"
+    old = json.loads(head.read_text()) if head.is_file() else None
+    out.mkdir(parents=True, exist_ok=True)
+    if old and not old["smoke"] and kind(old) != kind(new):
+        (out / "runs").mkdir(exist_ok=True)
+        if kind(new) == "cpu":  # the GPU run stays the headline
+            beside = out / "runs" / f"{name}-cpu.json"
+            shutil.move(stage / f"{name}.json", beside)
+            return beside
+        head.replace(out / "runs" / f"{name}-{kind(old)}.json")
+    for fig in out.glob(f"{name}-*.png"):
+        fig.unlink()
+    for fig in stage.glob(f"{name}-*.png"):
+        shutil.move(fig, out / fig.name)
+    if (stage / "html" / f"{name}.html").is_file():
+        (out / "html").mkdir(exist_ok=True)
+        shutil.move(stage / "html" / f"{name}.html", out / "html" / f"{name}.html")
+    shutil.move(stage / f"{name}.json", head)
+    return head
+
+
+def staged_run(master: Path, out: Path, smoke: bool, ablations: bool = False) -> dict:
+    """:func:`run` into a folder of its own, moved into ``out`` (:func:`install`) only once it finished."""
+    (ROOT / "build").mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"results-{master.stem}-", dir=ROOT / "build") as stage:
+        r = run(master, Path(stage), smoke, ablations)
+        install(Path(stage), out, master.stem)
+    return r
+
+
+def take(src: Path, out: Path) -> list[str]:
+    """Move the runs in ``src`` (a copy of ``results/`` written elsewhere: the GPU machine's) that ``out`` does not
+    hold yet into ``out`` (:func:`install`; smoke runs left out); returns their notebooks."""
+    taken = []
+    for name in course.unit_names():
+        path = src / f"{name}.json"
+        r = json.loads(path.read_text()) if path.is_file() else None
+        held = [p for p in [out / f"{name}.json", *out.glob(f"runs/{name}-*.json")] if p.is_file()]
+        if r is None or r["smoke"] or any(json.loads(p.read_text()) == r for p in held):
+            continue
+        install(src, out, name)
+        taken.append(name)
+    return taken
+
+
+def kill_tree(proc: subprocess.Popen) -> None:
+    """End ``proc`` and every process it started (its notebook's kernel runs in a session of its own)."""
+    import psutil
+
+    try:
+        family = [psutil.Process(proc.pid), *psutil.Process(proc.pid).children(recursive=True)]
+    except psutil.NoSuchProcess:
+        family = []
+    for p in family:
+        try:
+            p.kill()
+        except psutil.NoSuchProcess:
+            pass
+    proc.wait()
+
+
+def run_concurrently(names: list[str], out: Path, smoke: bool, ablations: bool, budget: float,
+                     budgets: dict[str, float], logs: Path) -> dict[str, bool]:
+    """Run the notebooks ``names`` at the same time, each in a process of its own (``--stage``: its own kernel) with
+    its share of the cores as threads (at least 1) and a wall-clock budget (``budgets``, else ``budget``; all of
+    them stop when ``budget`` seconds have passed). Each finished run moves into ``out`` at once (:func:`install`);
+    a stopped or failed one leaves ``out`` as it was. Prints a line per notebook; returns {notebook: finished}."""
+    threads = max(1, (os.cpu_count() or 1) // max(1, len(names)))
+    env = {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads),
+           "RAYON_NUM_THREADS": str(threads)}  # torch's and tokenizers' threads
+    logs.mkdir(parents=True, exist_ok=True)
+    (ROOT / "build").mkdir(exist_ok=True)
+    start, running, outcome = time.monotonic(), {}, {}
+    print(f"{len(names)} notebooks at once, {threads} threads each, budget {budget:.0f} s; logs in {logs}", flush=True)
+    for name in names:
+        stage = Path(tempfile.mkdtemp(prefix=f"results-{name}-", dir=ROOT / "build"))
+        with open(logs / f"{name}.log", "w") as log:
+            cmd = [sys.executable, __file__, "--stage", str(stage), "--only", name] + ["--smoke"] * smoke + ["--ablations"] * ablations
+            running[name] = (subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT), stage)
+    try:
+        while running:
+            time.sleep(0.5)
+            elapsed = time.monotonic() - start
+            for name, (proc, stage) in list(running.items()):
+                limit = min(budgets.get(name, budget), budget)
+                if proc.poll() is None and elapsed < limit:
+                    continue
+                del running[name]
+                outcome[name] = proc.returncode == 0
+                if proc.returncode is None:
+                    kill_tree(proc)
+                    said = f"stopped by its budget after {elapsed:.0f} s: {out / name}.json left as it was"
+                elif proc.returncode:
+                    tail = " | ".join((logs / f"{name}.log").read_text(errors="replace").strip().splitlines()[-3:])
+                    said = f"failed after {elapsed:.0f} s (exit {proc.returncode}; {logs / name}.log): {tail}"
+                else:
+                    r = json.loads((stage / f"{name}.json").read_text())
+                    where = install(stage, out, name)
+                    said = f"{r['seconds']:.0f} s on {device(r)} -> {where}: {headline_text(name, {**load_runs(out), name: r})}"
+                shutil.rmtree(stage, ignore_errors=True)
+                print(f"{name}: {said}", flush=True)
+    finally:
+        for name, (proc, stage) in running.items():
+            kill_tree(proc)
+            shutil.rmtree(stage, ignore_errors=True)
+    return outcome
 
 
 # README's notebook table ends each row with two generated cells: the notebook's headline number against its
@@ -243,13 +372,17 @@ def metric_tables(metrics: dict) -> str:
 
 
 def load_runs(folder: Path) -> dict[str, dict]:
-    """{notebook: its reference run}, smoke runs left out."""
+    """{notebook: its headline run}, smoke runs left out; a run on the other kind of device kept beside it
+    (``runs/NN_topic-<kind>.json``) under the key "beside"."""
     runs = {}
     for name in course.unit_names():
         path = folder / f"{name}.json"
         r = json.loads(path.read_text()) if path.is_file() else None
         if r is not None and not r["smoke"]:
             runs[name] = r
+            beside = folder / "runs" / f"{name}-{'cpu' if kind(r) == 'gpu' else 'gpu'}.json"
+            if beside.is_file():
+                r["beside"] = json.loads(beside.read_text())
     return runs
 
 
@@ -262,11 +395,8 @@ def run_time(r: dict) -> str:
     return f"{r['seconds']:,.0f} s ({r['seconds'] / 60:.1f} min)"
 
 
-def headline(name: str, runs: dict[str, dict]) -> str:
-    """The two generated cells that end the notebook's row of README's table."""
-    if name not in runs:
-        return "no reference run recorded yet (`make results`) | "
-
+def headline_text(name: str, runs: dict[str, dict]) -> str:
+    """The notebook's headline numbers (``HEADLINES``) filled in from ``runs``."""
     def fill(m: re.Match) -> str:
         ref, interval = m[1].removesuffix(" [95 %]"), m[1].endswith(" [95 %]")
         nb, sep, key = ref.partition("/")
@@ -274,9 +404,32 @@ def headline(name: str, runs: dict[str, dict]) -> str:
             nb, key = name, ref
         if nb not in runs:
             return f"(no reference run of {nb})"
-        v, bounds = with_intervals(runs[nb]["metrics"])[key]
+        items = with_intervals(runs[nb]["metrics"])
+        if key not in items:
+            return f"({key}: not recorded)"
+        v, bounds = items[key]
         return value(key, v, bounds if interval else None)
-    return f"{re.sub(r'{([^{}]+)}', fill, HEADLINES[name])} | {device(runs[name])}, {run_time(runs[name])}"
+    return re.sub(r"{([^{}]+)}", fill, HEADLINES[name])
+
+
+def headline(name: str, runs: dict[str, dict]) -> str:
+    """The two generated cells that end the notebook's row of README's table: its headline numbers, and the
+    hardware and time of its run (and the time of the run on the other kind of device, where one is kept)."""
+    if name not in runs:
+        return "no reference run recorded yet (`make results`) | "
+    r = runs[name]
+    beside = f"; {device(r['beside'])}: {run_time(r['beside'])}" if "beside" in r else ""
+    return f"{headline_text(name, runs)} | {device(r)}, {run_time(r)}{beside}"
+
+
+def beside_table(name: str, r: dict) -> str:
+    """The run kept beside the headline run (same notebook and seed, the other kind of device): its numbers and
+    the headline run's side by side."""
+    b = r["beside"]
+    head, other = with_intervals(r["metrics"]), with_intervals(b["metrics"])
+    rows = [[k.replace("|", "\\|"), value(k, *head[k]), value(k, *other[k])] for k in head if k in other]
+    return (f"The run beside it (`results/runs/{name}-{kind(b)}.json`): {device(b)}, {run_time(b)}, torch {b['torch']}, "
+            f"{b['date']}, commit {b['commit']}.\n\n" + _table(["measured", device(r), device(b)], rows))
 
 
 def docs_block(folder: Path, docs: Path = DOCS) -> str:
@@ -295,6 +448,8 @@ def docs_block(folder: Path, docs: Path = DOCS) -> str:
                      + (f"; the machine was shared with other work (load {r['load_average_5min_at_end']:g}), so times are slower"
                         if busy else "") + ".")
         parts.append(metric_tables(r["metrics"]))
+        if "beside" in r:
+            parts.append(beside_table(name, r))
         for fig in r["figures"]:
             caption = FIGURES.get(fig, fig)
             parts.append(f"*{caption}*\n\n![{caption}]({link}/{fig})")
@@ -329,20 +484,40 @@ def main(argv=None) -> int:
                         help="also run the comparisons that need a second training on a CPU (SEQCOURSE_ABLATIONS)")
     parser.add_argument("--docs", action="store_true",
                         help="run nothing: rewrite docs/results.md and README's headline cells from results/")
+    parser.add_argument("--concurrent", action="store_true",
+                        help="run the notebooks at the same time, each in its own process with its share of the cores")
+    parser.add_argument("--budget", type=float, default=540,
+                        help="--concurrent: seconds after which every run still going is stopped (default 540)")
+    parser.add_argument("--notebook-budget", action="append", default=[], metavar="NOTEBOOK=SECONDS",
+                        help="--concurrent: a smaller budget for one notebook (repeatable)")
+    parser.add_argument("--logs", type=Path, default=ROOT / "build" / "results-logs",
+                        help="--concurrent: folder of each notebook's output (default build/results-logs/)")
+    parser.add_argument("--take", type=Path, metavar="FOLDER",
+                        help="run nothing: move the runs in FOLDER (results/ as the GPU machine wrote it) that results/ "
+                             "does not hold yet into results/, then rewrite docs/results.md and README's headline cells")
+    parser.add_argument("--stage", type=Path, help=argparse.SUPPRESS)  # --concurrent's worker: one notebook, as it is
     args = parser.parse_args(argv)
-    if args.docs:
+    if args.take:
+        print("taken into results/:", ", ".join(take(args.take, ROOT / "results")) or "none")
+    if args.docs or args.take:
         update_docs(ROOT / "results")
         return 0
+    if args.stage:
+        run(course.master_path(args.only[0]), args.stage, args.smoke, args.ablations)
+        return 0
     out = args.out or (ROOT / "build" / "results-smoke" if args.smoke else ROOT / "results")
-    masters = [course.master_path(n) for n in course.unit_names()]
-    for master in masters:
-        if args.only and master.stem not in args.only:
-            continue
-        r = run(master, out, args.smoke, args.ablations)
-        print(f"{r['notebook']}: {r['seconds']:.0f} s, {len(r['figures'])} figures, {r['metrics']}", flush=True)
+    names = [n for n in course.unit_names() if not args.only or n in args.only]
+    if args.concurrent:
+        budgets = {k: float(v) for k, _, v in (b.partition("=") for b in args.notebook_budget)}
+        failed = int(not all(run_concurrently(names, out, args.smoke, args.ablations, args.budget, budgets, args.logs).values()))
+    else:
+        for name in names:
+            r = staged_run(course.master_path(name), out, args.smoke, args.ablations)
+            print(f"{r['notebook']}: {r['seconds']:.0f} s, {len(r['figures'])} figures, {r['metrics']}", flush=True)
+        failed = 0
     if not args.smoke and args.out is None:
         update_docs(out)
-    return 0
+    return failed
 
 
 if __name__ == "__main__":
