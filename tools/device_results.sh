@@ -45,6 +45,13 @@ for wheel in sorted(Path(sys.argv[1]).glob("*.whl")):
             z.extract(info, sys.argv[2])
 '
 
+PREFLIGHT='
+import datasets, ipykernel, nbclient, nbconvert, pyarrow, spacy, torch
+spacy.blank("de"), spacy.blank("en"), nbconvert.HTMLExporter()
+print("torch", torch.__version__, "CUDA:", torch.cuda.is_available() and torch.cuda.get_device_name(0), "| datasets",
+      datasets.__version__, "pyarrow", pyarrow.__version__, "spacy", spacy.__version__, "nbconvert", nbconvert.__version__)
+'
+
 case "${1:-}" in
 prepare)
     data=${2:-${SEQCOURSE_DATA_MIRROR:-../shared/data}}
@@ -69,10 +76,12 @@ run)
     end=$(($(date +%s) + ${1:-600}))
     [ $# -eq 0 ] || shift
     [ -f "$DEV/site.tar.xz" ] || { echo "no $DEV/site.tar.xz: run 'sh tools/device_results.sh prepare' here first" >&2; exit 2; }
-    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall('/tmp/site')" "$DEV/site.tar.xz"
+    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall('/tmp/site', filter='data')" "$DEV/site.tar.xz"
     export PYTHONPATH=/tmp/site:$PWD JUPYTER_PATH=/tmp/site/share/jupyter PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1
     export SEQCOURSE_DATA_MIRROR=$PWD/$DEV/data SEQCOURSE_DATA_DIR=/tmp/seqcourse-data SEQCOURSE_COMMIT="$(cat "$DEV/commit")"
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || true
+    # fails in seconds, not after the budget, where a carried package does not fit the machine's own
+    python3 -c "$PREFLIGHT"
     out=${OUT:-build/device-out}
     mkdir -p "$out"
     # what is left of the command's limit, less 40 s for packing up and the tool's own margin
