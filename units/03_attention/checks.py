@@ -520,6 +520,8 @@ def q7_beam_search_2(nb):
         assert _h == [[5]], f"got {_h}, expected [[5]]: at step 1 the top candidates are <eos>, 4, 5; <eos> is finished and the beam is refilled to β = 2 with 4 and 5 from the top 2β candidates. Then 5 -> <eos> finishes and wins with the length penalty lp(|Y|)"
         _h, _ = nb.beam_search(_Designed({nb.SOS_ID: {4: 2.0, 5: 1.0}, 4: {nb.EOS_ID: 3.0, 6: 2.9}, 5: {nb.EOS_ID: 3.0, 7: 2.9}, 6: {nb.EOS_ID: 10.0}, 7: {nb.EOS_ID: 10.0}}), *_one, beam_size=2, max_len=5, alpha=2.0)
         assert _h == [[4, 6]], f"got {_h}, expected [[4, 6]]: at step 2 the candidates are 4 <eos>, 4 6, 5 <eos>, 5 7 (best first). Only an <eos> of rank < β = 2 finishes; '5 <eos>' (rank 2) is dropped, so the sentence is not done yet and '4 6 <eos>' wins at step 3"
+        _h, _ = nb.beam_search(_Designed({nb.SOS_ID: {4: 3.0, nb.EOS_ID: 2.0, 5: 1.0}, 4: {6: 3.0, nb.EOS_ID: 2.5}, 5: {nb.EOS_ID: 3.0}, 6: {nb.EOS_ID: 3.0}}), *_one, beam_size=2, max_len=2, alpha=0.0)
+        assert _h == [[4, 6]], f"got {_h}, expected [[4, 6]]: with β = 2 and max_len = 2, '<eos>' finishes at step 1; at step 2 (the last) '4 <eos>' (rank 1) is the second finished hypothesis, and step 4 still finishes the new beam, whose '4 6' scores best. Step 6 says: the step that brings a sentence to β finished hypotheses \"still sets aside everything steps 3 and 4 finish in that step\""
 
 
 def q7_beam_search_3(nb):
