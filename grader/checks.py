@@ -560,9 +560,10 @@ def grade(sb: Sandbox, cells: list[str], questions: list[Question], unit: Unit,
           until: float | None = None) -> tuple[list[QuestionResult], list]:
     """Run the notebook's cells in the sandbox (none past ``until``, see :meth:`Sandbox.run`), then every question's
     checks. Returns the results and the (cell, error) pairs of cells that raised; ``sb.stopped_cells`` holds the
-    cells that were stopped. A cell that ran too long costs only the questions whose checks need what it defines;
-    a question that lost points while a cell before its check was stopped says so. When a check killed the
-    notebook's process, the next question gets a new one (the same cells run again)."""
+    cells that were stopped. A cell that ran too long, raised or holds a wrong answer costs only its own question:
+    later questions' checks run on the course's stand-ins for what a failed question defines (:class:`StandIns`), and
+    say so in their notes; a question that lost points while a cell before its check was stopped says so. When a
+    check killed the notebook's process, the next question gets a new one (the same cells run again)."""
     try:
         errors = sb.run(cells, until=until)
         names = sb.names()
