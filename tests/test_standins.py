@@ -4,9 +4,12 @@ definition whose own question failed (grader/checks.py, StandIns), in process. T
 
 from __future__ import annotations
 
+import functools
 import json
+import random
 import types
 
+import pytest
 import torch
 
 import course
@@ -52,6 +55,92 @@ def test_each_stand_in_belongs_to_the_first_question_whose_public_checks_use_it(
     exec(_unit("03_attention").replacements["DotScore"], ns)  # 03's DotScore: q . k, over sqrt(d_k) when scaled
     q, k = torch.randn(2, 4), torch.randn(2, 3, 4)
     assert torch.allclose(ns["DotScore"](scaled=True)(q, k), (k @ q[:, :, None])[:, :, 0] / 2, atol=1e-6)
+
+
+
+_master = functools.lru_cache(maxsize=None)(course.master_namespace)
+
+# per notebook: its stand-ins from the checks module's references, each as (how to make one from the notebook's names,
+# the calls to compare; a call is its arguments, and the attributes to compare after it)
+_LONG = torch.tensor([[2, 5, 6, 3, 0], [2, 7, 3, 0, 0], [2, 4, 8, 9, 3]]), torch.tensor([4, 3, 5])
+_TGT = torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0], [2, 6, 6, 3, 0]])
+_DRAW = torch.Generator().manual_seed(0)
+_X, _MEMORY, _STATE = torch.randn(2, 5, 8, generator=_DRAW), torch.randn(2, 3, 8, generator=_DRAW), torch.randn(2, 2, 3, 6, generator=_DRAW)
+_DEFINED = {"02_seq2seq": ("Encoder", "Decoder", "Seq2Seq"), "04_transformer": ("MultiHeadAttention", "FeedForward"), "06_gpt": ("GPT",)}
+_REFERENCES = {
+    "02_seq2seq": [
+        (lambda ns: ns["Encoder"](10, 4, 6, num_layers=2, dropout=0.5), [(_LONG, ())]),
+        (lambda ns: ns["Decoder"](9, 4, 6, num_layers=2, dropout=0.5), [((torch.tensor([2, 5, 7]), (_STATE[0], _STATE[1])), ())]),
+        (lambda ns: ns["Seq2Seq"](ns["Encoder"](10, 4, 6, dropout=0.5), ns["Decoder"](9, 4, 6, dropout=0.5)),
+         [((*_LONG, _TGT), ()), ((*_LONG, _TGT, 0.5), ())]),
+    ],
+    "04_transformer": [
+        (lambda ns: ns["MultiHeadAttention"](8, 2), [((_X, _X, _X, torch.ones(5, 5, dtype=torch.bool).tril()), ("weights",)),
+                                                     ((_X, _MEMORY, _MEMORY, torch.tensor([True, True, False])[None, None, None]), ("weights",)),
+                                                     ((_X, _MEMORY, _MEMORY), ("weights",))]),
+        (lambda ns: ns["FeedForward"](8, 16), [((_X,), ())]),
+    ],
+    "06_gpt": [
+        (lambda ns: ns["GPT"](11, d_model=8, n_heads=2, n_layers=2, d_ff=16, max_len=6, dropout=0.5),
+         [((torch.tensor([[2, 5, 7, 1], [2, 10, 4, 4]]),), ())]),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCES))
+def test_each_stand_in_from_a_reference_computes_what_the_masters_answer_computes(name):
+    """02's Encoder, Decoder and Seq2Seq, 04's MultiHeadAttention and FeedForward, 06's GPT: made after the same seed as
+    the master's, the stand-in has its state_dict (names and values: it draws what the master draws), and gives its
+    results (dropout and teacher forcing drawn alike) in evaluation and training mode. Each is defined, as StandIns
+    defines it, among the master's names (06's GPT builds the notebook's Block)."""
+    real, mine = _master(name), dict(_master(name))
+    replacements = _unit(name).replacements
+    for defined in _DEFINED[name]:
+        exec(replacements[defined], mine)
+        assert mine[defined] is not real[defined]
+    for make, calls in _REFERENCES[name]:
+        torch.manual_seed(0)
+        theirs = make(real)
+        torch.manual_seed(0)
+        ours = make(mine)
+        assert type(ours).__name__ == type(theirs).__name__ and type(ours) is not type(theirs)
+        torch.testing.assert_close(ours.state_dict(), theirs.state_dict(), rtol=0, atol=0, msg=lambda m: f"{name}, {type(ours).__name__}'s state_dict: {m}")
+        for training in (False, True):
+            for args, attributes in calls:
+                found = []
+                for model in (ours.train(training), theirs.train(training)):
+                    torch.manual_seed(1)
+                    random.seed(1)
+                    found.append((model(*args), *(getattr(model, a) for a in attributes)))
+                torch.testing.assert_close(found[0], found[1], msg=lambda m: f"{name}, {type(ours).__name__}, training={training}: {m}")
+
+
+@pytest.mark.parametrize("name", sorted(_DEFINED))
+def test_later_questions_public_checks_pass_on_these_stand_ins(name):
+    """With these stand-ins bound in place of the master's answers (as StandIns binds them where their questions
+    failed), the public checks of their own questions and of every later one pass: the checks load weights by the
+    notebook's names, build the later answers around them (04's DecoderLayer makes its MultiHeadAttention and
+    FeedForward by name), and call them."""
+    ns, unit, questions = course.master_namespace(name), _unit(name), _questions(name)
+    for defined in _DEFINED[name]:
+        exec(unit.replacements[defined], ns)
+    owner = checks.owners(questions, _DEFINED[name])
+    first = min(i for i, q in enumerate(questions) if q.name in owner.values())
+    sandbox = types.SimpleNamespace(request=lambda *args, **kwargs: None)   # run_case asks it to seed only
+    cases = [c for q in questions[first:] for c in q.cases if not c.hidden]
+    failed = [(c.name, r.message) for c in cases if not (r := checks.run_case(sandbox, c, ns)).passed]
+    assert cases and not failed, failed
+
+
+def test_a_stand_in_of_standins_py_is_sent_with_no_other_definition():
+    """A stand-in named as the notebook's own in standins.py must not be what another of its definitions uses: sent
+    along with that one (``Notebook.standin``), it would replace the student's for every later check. 02's stand-ins
+    are its checks module's references for that reason (its _ModelLike runs the notebook's Seq2Seq.forward)."""
+    for name in course.unit_names():
+        unit = _unit(name)
+        own = {n for n in unit.replacements if n in unit.definitions}
+        found = [(n, other) for other in unit.definitions for n in own if n != other and n in unit.requires(other)]
+        assert not found, (name, found)
 
 
 class _Namespace:

@@ -16,6 +16,47 @@ import torch.nn.functional as F
 # objects as it found them): translate's given code puts the model in evaluation mode, as the notebook states
 MAY_CHANGE = {"q6_translate": ("translate.model",)}
 
+# the master's answers to questions 1 to 3 with the notebook's interface (signatures, parameter names, forward): what
+# later questions' checks run on where that question failed (grader/checks.py, StandIns); no check here uses them
+_REF_ENCODER = """
+class Encoder(nn.Module):
+    def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):
+        super().__init__()
+        self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)
+        self.dropout = nn.Dropout(dropout)
+        self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else 0.0)
+    def forward(self, src, src_len):
+        packed = nn.utils.rnn.pack_padded_sequence(self.dropout(self.embedding(src)), src_len.cpu(), batch_first=True, enforce_sorted=False)
+        out, state = self.rnn(packed)
+        return nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=src.size(1))[0], state
+"""
+_REF_DECODER = """
+class Decoder(nn.Module):
+    def __init__(self, vocab_size, emb_size, hidden_size, num_layers=1, dropout=0.0):
+        super().__init__()
+        self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=PAD_ID)
+        self.dropout = nn.Dropout(dropout)
+        self.rnn = nn.LSTM(emb_size, hidden_size, num_layers, batch_first=True, dropout=dropout if num_layers > 1 else 0.0)
+        self.out = nn.Linear(hidden_size, vocab_size)
+    def forward(self, token, state):
+        output, state = self.rnn(self.dropout(self.embedding(token.unsqueeze(1))), state)
+        return self.out(output.squeeze(1)), state
+"""
+_REF_SEQ2SEQ = """
+class Seq2Seq(nn.Module):
+    def __init__(self, encoder, decoder):
+        super().__init__()
+        self.encoder, self.decoder = encoder, decoder
+    def forward(self, src, src_len, tgt, teacher_forcing=1.0):
+        _, state = self.encoder(src, src_len)
+        token, logits = tgt[:, 0], []
+        for t in range(1, tgt.size(1)):
+            step_logits, state = self.decoder(token, state)
+            logits.append(step_logits)
+            token = tgt[:, t] if random.random() < teacher_forcing else step_logits.argmax(-1)
+        return torch.stack(logits, dim=1)
+"""
+
 def q1_encoder_1(nb):
     _ = torch.manual_seed(1)
     _emb, _rnn = nn.Embedding(12, 5), nn.LSTM(5, 7, 2, batch_first=True)
