@@ -340,7 +340,13 @@ def contract_broken(broken: list, allowed=()) -> str | None:
         if what.startswith("reseeded"):
             return (f"{fn} {what}: a function must continue the caller's random state, never reseed it (seed once, "
                     "outside, or draw from the generator it is given)")
+        if what.startswith("changed a global setting"):
+            return (f"{fn} {what}: a call must leave torch's global settings as it found them (a `with torch.no_grad():` "
+                    "block ends by itself; give dtypes to the tensors you make instead of changing the default)")
         whose = "the module itself" if arg == "self" else f"the caller's {arg}"
+        if what.startswith("its settings"):
+            return (f"{fn} changed {whose}: {what}. A call must leave a model's settings as it found them: to switch "
+                    "dropout off, the caller uses eval(); compute with other values locally instead of storing them on the model")
         return (f"{fn} changed {whose}: {what}. A call must leave what it is given as it found it: compute out of "
                 "place (no in-place ops such as add_, masked_fill_, x[...] = on the inputs), copy before changing, "
                 "and leave train()/eval() mode as it was")

@@ -43,9 +43,14 @@ _MARK = "__course_contract__"
 
 
 def is_notebook_code(obj) -> bool:
-    """A function (or a class with a method) written in one of the notebook's cells."""
+    """A function (or a class with a method) written in one of the notebook's cells, decorated or not (a
+    ``@torch.no_grad()`` function is torch's wrapper around the notebook's)."""
     if inspect.isfunction(obj):
-        return "ipython-input" in obj.__code__.co_filename
+        try:
+            obj = inspect.unwrap(obj)
+        except ValueError:  # a cycle of __wrapped__
+            return False
+        return inspect.isfunction(obj) and "ipython-input" in obj.__code__.co_filename
     if isinstance(obj, type):
         return any(is_notebook_code(v) for v in vars(obj).values() if inspect.isfunction(v))
     return False

@@ -102,6 +102,9 @@ def wider_eps(model, x):
 def decode(model, x):
     torch.set_grad_enabled(False)  # instead of a `with torch.no_grad():` block, which ends by itself
     return model(x)
+@torch.no_grad()
+def decorated(x, cfg, gen):
+    x.mul_(2); return x
 def decode_no_grad(model, x):
     with torch.no_grad():
         return model(x)
@@ -128,7 +131,7 @@ def noise_forked(x, seed):
     shell.reset()
 
 
-@pytest.mark.parametrize("name, what", [("clean", None), ("in_place", "x: its values"), ("pops", "cfg: its items"),
+@pytest.mark.parametrize("name, what", [("clean", None), ("in_place", "x: its values"), ("decorated", "x: its values"), ("pops", "cfg: its items"),
                                         ("reseeds", "reseeded Python's random generator"),
                                         ("forks", "reseeded torch's global random generator (torch.set_rng_state")])
 def test_calls_record_what_they_change(notebook, name, what):

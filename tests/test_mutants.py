@@ -66,11 +66,14 @@ def test_every_autograded_question_has_mutants_and_an_alternative(master, nb):
 def test_reference_solution_passes(master, nb, question):
     test = master(nb).run(question)
     assert passed_all(test), failures(test)
-    # where a hidden case gives the notebook's code a model, one gives it in training mode: an eval() left inside the
-    # call shows there (the contract sees train() inside in either mode); constructors and declared changes aside
+    # every question's hidden cases call its code through the contract; where a hidden case gives the notebook's code a
+    # model, one gives it in training mode: an eval() left inside the call shows there (the contract sees train()
+    # inside in either mode); constructors and declared changes aside
     allowed = getattr(master(nb).unit.checks, "MAY_CHANGE", {}).get(question, ())
+    calls = [c for r in test.results for c in r.calls]
+    assert calls, "no hidden case calls the notebook's code through the call contract (grader/contract.py)"
     modes: dict = {}
-    for call in (c for r in test.results for c in r.calls):
+    for call in (c for c in calls if c["argument"] is not None):
         if ".__init__" not in call["function"] and call["function"] not in allowed and f"{call['function']}.{call['argument']}" not in allowed:
             modes.setdefault(f"{call['function']}({call['argument']})", set()).add(call["training"])
     assert all(True in m for m in modes.values()), f"given only in evaluation mode: {[k for k, m in modes.items() if True not in m]}"

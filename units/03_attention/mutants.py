@@ -250,6 +250,10 @@ hidden = torch.tanh(proj_q + F.linear(keys, self.W_k.weight, self.W_k.bias))
 return torch.einsum("bsa,a->bs", hidden, self.v_a.weight[0])
 """],
     "q3_masked_softmax": ["""
+filled = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)   # in log space: rounds differently in float32
+weights = torch.exp(filled - torch.logsumexp(filled, dim=-1, keepdim=True))   # (about 2e-5 at scores near 1000)
+return torch.where(mask, weights, 0.0)
+""", """
 return torch.nan_to_num(torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1))
 """, """
 shifted = scores - scores.masked_fill(~mask, float("-inf")).amax(-1, keepdim=True).nan_to_num(0.0, 0.0, 0.0).detach()
