@@ -66,13 +66,30 @@ _LONG = torch.tensor([[2, 5, 6, 3, 0], [2, 7, 3, 0, 0], [2, 4, 8, 9, 3]]), torch
 _TGT = torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0], [2, 6, 6, 3, 0]])
 _DRAW = torch.Generator().manual_seed(0)
 _X, _MEMORY, _STATE = torch.randn(2, 5, 8, generator=_DRAW), torch.randn(2, 3, 8, generator=_DRAW), torch.randn(2, 2, 3, 6, generator=_DRAW)
-_DEFINED = {"02_seq2seq": ("Encoder", "Decoder", "Seq2Seq"), "04_transformer": ("MultiHeadAttention", "FeedForward"), "06_gpt": ("GPT",)}
+_LOGITS = torch.randn(3, 10, generator=_DRAW) * 2
+_DEFINED = {"02_seq2seq": ("Encoder", "Decoder", "Seq2Seq", "greedy_decode"), "04_transformer": ("MultiHeadAttention", "FeedForward"),
+            "06_gpt": ("GPT", "filter_logits")}
+
+
+def _decoder_model():
+    # the master's Seq2Seq with large weights and a push towards <eos>: its sentences end at different steps
+    ns = _master("02_seq2seq")
+    torch.manual_seed(9)
+    model = ns["Seq2Seq"](ns["Encoder"](10, 4, 6), ns["Decoder"](8, 4, 6)).eval()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.mul_(3.0)
+        model.decoder.out.bias[3] += 1.0
+    return model
+
+
 _REFERENCES = {
     "02_seq2seq": [
         (lambda ns: ns["Encoder"](10, 4, 6, num_layers=2, dropout=0.5), [(_LONG, ())]),
         (lambda ns: ns["Decoder"](9, 4, 6, num_layers=2, dropout=0.5), [((torch.tensor([2, 5, 7]), (_STATE[0], _STATE[1])), ())]),
         (lambda ns: ns["Seq2Seq"](ns["Encoder"](10, 4, 6, dropout=0.5), ns["Decoder"](9, 4, 6, dropout=0.5)),
          [((*_LONG, _TGT), ()), ((*_LONG, _TGT, 0.5), ())]),
+        (lambda ns: functools.partial(ns["greedy_decode"], _decoder_model()), [((*_LONG, 7), ()), ((*_LONG, 2), ())]),
     ],
     "04_transformer": [
         (lambda ns: ns["MultiHeadAttention"](8, 2), [((_X, _X, _X, torch.ones(5, 5, dtype=torch.bool).tril()), ("weights",)),
@@ -83,16 +100,19 @@ _REFERENCES = {
     "06_gpt": [
         (lambda ns: ns["GPT"](11, d_model=8, n_heads=2, n_layers=2, d_ff=16, max_len=6, dropout=0.5),
          [((torch.tensor([[2, 5, 7, 1], [2, 10, 4, 4]]),), ())]),
+        (lambda ns: ns["filter_logits"], [((_LOGITS,), ()), ((_LOGITS, 0.7, 3), ()), ((_LOGITS, 1.0, None, 0.55), ()), ((_LOGITS, 0.5, 4, 0.8), ()),
+                                          ((_LOGITS, 1.0, 12), ()), ((torch.tensor([[1.0, 2.0, 2.0, 0.0]]), 1.0, 1, 0.5), ())]),
     ],
 }
 
 
 @pytest.mark.parametrize("name", sorted(_REFERENCES))
 def test_each_stand_in_from_a_reference_computes_what_the_masters_answer_computes(name):
-    """02's Encoder, Decoder and Seq2Seq, 04's MultiHeadAttention and FeedForward, 06's GPT: made after the same seed as
-    the master's, the stand-in has its state_dict (names and values: it draws what the master draws), and gives its
-    results (dropout and teacher forcing drawn alike) in evaluation and training mode. Each is defined, as StandIns
-    defines it, among the master's names (06's GPT builds the notebook's Block)."""
+    """02's Encoder, Decoder, Seq2Seq and greedy_decode, 04's MultiHeadAttention and FeedForward, 06's GPT and
+    filter_logits: made after the same seed as the master's, a stand-in module has its state_dict (names and values:
+    it draws what the master draws), and each gives its results (dropout and teacher forcing drawn alike), a module's
+    in evaluation and training mode. Each is defined, as StandIns defines it, among the master's names (06's GPT
+    builds the notebook's Block)."""
     real, mine = _master(name), dict(_master(name))
     replacements = _unit(name).replacements
     for defined in _DEFINED[name]:
@@ -103,16 +123,22 @@ def test_each_stand_in_from_a_reference_computes_what_the_masters_answer_compute
         theirs = make(real)
         torch.manual_seed(0)
         ours = make(mine)
-        assert type(ours).__name__ == type(theirs).__name__ and type(ours) is not type(theirs)
-        torch.testing.assert_close(ours.state_dict(), theirs.state_dict(), rtol=0, atol=0, msg=lambda m: f"{name}, {type(ours).__name__}'s state_dict: {m}")
-        for training in (False, True):
+        what = getattr(ours, "__name__", None) or getattr(ours, "func", type(ours)).__name__
+        modes = [None]
+        if isinstance(ours, torch.nn.Module):
+            assert type(ours).__name__ == type(theirs).__name__ and type(ours) is not type(theirs)
+            torch.testing.assert_close(ours.state_dict(), theirs.state_dict(), rtol=0, atol=0, msg=lambda m: f"{name}, {what}'s state_dict: {m}")
+            modes = [False, True]
+        for training in modes:
             for args, attributes in calls:
                 found = []
-                for model in (ours.train(training), theirs.train(training)):
+                for f in (ours, theirs):
+                    if training is not None:
+                        f.train(training)
                     torch.manual_seed(1)
                     random.seed(1)
-                    found.append((model(*args), *(getattr(model, a) for a in attributes)))
-                torch.testing.assert_close(found[0], found[1], msg=lambda m: f"{name}, {type(ours).__name__}, training={training}: {m}")
+                    found.append((f(*args), *(getattr(f, a) for a in attributes)))
+                torch.testing.assert_close(found[0], found[1], msg=lambda m: f"{name}, {what}, training={training}: {m}")
 
 
 @pytest.mark.parametrize("name", sorted(_DEFINED))

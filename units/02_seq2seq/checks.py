@@ -16,7 +16,7 @@ import torch.nn.functional as F
 # objects as it found them): translate's given code puts the model in evaluation mode, as the notebook states
 MAY_CHANGE = {"q6_translate": ("translate.model",)}
 
-# the master's answers to questions 1 to 3 with the notebook's interface (signatures, parameter names, forward): what
+# the master's answers to questions 1 to 3 and 5 with the notebook's interface (signatures, parameter names, forward): what
 # later questions' checks run on where that question failed (grader/checks.py, StandIns); no check here uses them
 _REF_ENCODER = """
 class Encoder(nn.Module):
@@ -55,6 +55,22 @@ class Seq2Seq(nn.Module):
             logits.append(step_logits)
             token = tgt[:, t] if random.random() < teacher_forcing else step_logits.argmax(-1)
         return torch.stack(logits, dim=1)
+"""
+_REF_GREEDY_DECODE = """
+@torch.no_grad()
+def greedy_decode(model, src, src_len, max_len=50):
+    _, state = model.encoder(src, src_len)
+    token = torch.full((src.size(0),), SOS_ID, dtype=torch.long, device=src.device)
+    finished = torch.zeros(src.size(0), dtype=torch.bool, device=src.device)
+    steps = []
+    for _ in range(max_len):
+        logits, state = model.decoder(token, state)
+        token = logits.argmax(-1).masked_fill(finished, PAD_ID)
+        steps.append(token)
+        finished |= token == EOS_ID
+        if finished.all():
+            break
+    return torch.stack(steps, dim=1)
 """
 
 def q1_encoder_1(nb):

@@ -25,9 +25,9 @@ class Block(nn.Module):
         x = x + self.dropout(self.attn(h, h, h, torch.ones(x.size(1), x.size(1), dtype=torch.bool, device=x.device).tril()))
         return x + self.dropout(self.ff(self.norm2(x)))
 '''
-# the master's answer to question 2 with the notebook's interface (signature, parameter names, its initialisation's
-# draws): what later questions' checks run on where question 2 failed (grader/checks.py, StandIns); its blocks are the
-# notebook's Block, the course's where question 1 failed
+# the master's answers to questions 2 and 6 with the notebook's interface (signatures, parameter names, GPT's
+# initialisation's draws): what later questions' checks run on where that question failed (grader/checks.py,
+# StandIns); GPT's blocks are the notebook's Block, the course's where question 1 failed
 _REF_GPT = '''
 class GPT(nn.Module):
     def __init__(self, vocab_size, d_model=128, n_heads=4, n_layers=4, d_ff=512, max_len=64, dropout=0.1):
@@ -48,6 +48,18 @@ class GPT(nn.Module):
         for block in self.blocks:
             x = block(x)
         return self.norm(x) @ self.tok_emb.weight.T
+'''
+_REF_FILTER_LOGITS = '''
+def filter_logits(logits, temperature=1.0, top_k=None, top_p=None):
+    logits = logits / temperature
+    if top_k is not None:
+        kth = logits.topk(min(top_k, logits.size(-1)), dim=-1).values[:, -1:]
+        logits = logits.masked_fill(logits < kth, float("-inf"))
+    if top_p is not None:
+        probs, order = torch.softmax(logits, dim=-1).sort(dim=-1, descending=True)
+        above = probs.cumsum(dim=-1) - probs
+        logits = logits.masked_fill((above >= top_p).scatter(-1, order, above >= top_p), float("-inf"))
+    return logits
 '''
 
 
