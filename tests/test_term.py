@@ -210,11 +210,14 @@ def test_a_notebook_prefix_names_its_zip_and_a_wrong_name_lists_the_zips(tmp_pat
 
 def test_default_jobs_follow_free_memory_and_say_one_job(monkeypatch, capsys):
     monkeypatch.setattr(cli.os, "cpu_count", lambda: 16)
+    monkeypatch.setattr(cli.limits, "available_memory", lambda: (128 * 2**30, "this machine's 131072 MB"))  # no container
     monkeypatch.setattr(cli.psutil, "virtual_memory", lambda: type("M", (), {"available": 3 * 2**30})())
     assert cli.default_jobs() == 1
     assert capsys.readouterr().out.startswith("1 job at a time: 16 cores, 3.0 GB")
     monkeypatch.setattr(cli.psutil, "virtual_memory", lambda: type("M", (), {"available": 64 * 2**30})())
     assert cli.default_jobs() == 16
+    monkeypatch.setattr(cli.limits, "available_memory", lambda: (6 * 2**30, "the container's limit of 6144 MB"))
+    assert cli.default_jobs() == 3  # a container's limit below the machine's free memory counts
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "notebooks").iterdir() if p.is_dir()))
