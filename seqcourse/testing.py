@@ -207,6 +207,28 @@ def side_effects(call, args: tuple, module: torch.nn.Module | None = None, rng: 
     return found
 
 
+def beam_diagnosis(got, want: list, greedy: list) -> str:
+    """The start of a message for a beam search's hypotheses ``got`` (a list per sentence) that differ from ``want``:
+    which sentences are right, and the step the pattern points at where one does (``greedy``: greedy search's
+    hypotheses on the same batch). Empty when ``got`` is not a list of ``len(want)`` or is right."""
+    if not isinstance(got, list) or len(got) != len(want) or got == want:
+        return ""
+    right = [b for b, (g, w) in enumerate(zip(got, want)) if g == w]
+
+    def named(bs: list) -> str:
+        ns = [str(b + 1) for b in bs]
+        return f"sentence {ns[0]} is" if len(ns) == 1 else f"sentences {', '.join(ns[:-1])} and {ns[-1]} are"
+    wrong = [b for b in range(len(want)) if b not in right]
+    text = f"{named(right)} right, {named(wrong)} wrong" if right else "every sentence is wrong"
+    if right == [0]:
+        text += (": only the first sentence right points at step 5, the state reordered: sentence b's hypotheses are rows "
+                 "b * β ... b * β + β - 1, so a candidate from its hypothesis k reads row b * β + k")
+    elif got == greedy:
+        text += (": these are greedy search's hypotheses, as if the beam held one (step 1: scores start at [0, -inf, ...]; "
+                 "β live copies of <sos> grow the same hypothesis)")
+    return text + ". "
+
+
 def float64_problem(got, want, rtol: float = 1e-4, atol: float = 1e-5) -> str | None:
     """How ``got`` (what the code under test returned: a tensor or a number) differs from ``want``, the same quantity
     computed in float64 from the same inputs; None when they agree within ``rtol`` (relative to ``want``) and

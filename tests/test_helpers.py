@@ -386,3 +386,14 @@ def _fingerprint_of(source: str) -> str:
 def test_code_fingerprint_follows_the_code_a_model_runs_and_ignores_comments(edit, same):
     assert (_fingerprint_of(NOTEBOOK_CELLS) == _fingerprint_of(NOTEBOOK_CELLS.replace(*edit))) == same
     assert _fingerprint_of(NOTEBOOK_CELLS) == _fingerprint_of(NOTEBOOK_CELLS), "the same cells run again in a new kernel"
+
+
+def test_beam_diagnosis_names_the_right_sentences_and_the_step_a_pattern_points_at():
+    from seqcourse.testing import beam_diagnosis
+
+    want, greedy = [[6, 6], [5, 4, 7], [4, 6]], [[6, 7, 6], [5, 5, 4], [4, 6]]
+    assert beam_diagnosis(want, want, greedy) == "" and beam_diagnosis(None, want, greedy) == ""
+    assert beam_diagnosis([[6, 6], [5], [4, 5]], want, greedy).startswith(
+        "sentence 1 is right, sentences 2 and 3 are wrong: only the first sentence right points at step 5, the state reordered")
+    assert "greedy search's hypotheses" in beam_diagnosis(greedy, want, greedy)
+    assert beam_diagnosis([[1], [2], [3]], want, greedy) == "every sentence is wrong. "

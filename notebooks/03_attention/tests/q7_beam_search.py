@@ -53,7 +53,7 @@ test = {   'name': 'q7_beam_search',
                                                '{_s.tolist()}"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False},
-                                   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                   {   'code': '>>> from seqcourse.testing import beam_diagnosis, define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> exec(\'\\nimport torch.nn as nn\\nimport torch\\nclass _MarkovToy(nn.Module):\\n    """A stand-in for a translation model: the log-probabilities '
                                                'of the next token depend on the sentence\\n    (its first source token), on its length and on a running hash of the tokens fed so far (so a search '
                                                'that\\n    mixes up hypotheses, or does not pass src and src_len on, is caught). A module with a parameter, as a model has."""\\n    def '
@@ -81,9 +81,10 @@ test = {   'name': 'q7_beam_search',
                                                '>>> _h, _s = beam_search(_MarkovToy(3, 8, seed=73, eos_bias=-0.5), _src, _len, beam_size=3, max_len=6, alpha=0.6)  # doctest: '
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _want_h, _want_s = ([[6, 6], [5, 4, 7, 7, 5, 5], [4, 6]], [-1.340915, -2.275496, -0.861909])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> assert _h == _want_h, f'beam_size=3, max_len=6, alpha=0.6 on a toy model: got {_h}, expected {_want_h} (greedy search gives [[6, 7, 6], [5, 5, 4, "
-                                               '7, 7, 5], [4, 6]]). Check steps 1-6: scores start at [0, -inf, ...]; the top 2β candidates; <eos> of rank < β finished and set aside; the state '
-                                               "reordered; β finished per sentence; the best score / lp(|Y|)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _greedy = [[6, 7, 6], [5, 5, 4, 7, 7, 5], [4, 6]]  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _h == _want_h, f'{beam_diagnosis(_h, _want_h, _greedy)}beam_size=3, max_len=6, alpha=0.6 on a toy model: got {_h}, expected {_want_h} "
+                                               '(greedy search gives {_greedy}). Check steps 1-6: scores start at [0, -inf, ...]; the top 2β candidates; <eos> of rank < β finished and set aside; the '
+                                               "state reordered; β finished per sentence; the best score / lp(|Y|)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> assert isinstance(_s, torch.Tensor) and tuple(_s.shape) == (3,) and torch.allclose(_s.double(), torch.tensor(_want_s, dtype=torch.float64), '
                                                "atol=0.0001), f'the scores {(_s.tolist() if isinstance(_s, torch.Tensor) else _s)} differ from the expected {_want_s}: return log p(Y|x) / lp(|Y|) of "
                                                "each returned hypothesis, |Y| counting <eos>'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
