@@ -5,7 +5,8 @@ functions and classes once its cells have run).
 The outermost call into the notebook's code (a check's call, or a stand-in's) records what it broke:
 - the caller's arguments changed: a tensor's values, shape, dtype or requires_grad; a list, tuple or dict's
   items; a module's parameters, buffers (their values; a large module's version counters), training flags,
-  gradients (``.grad``, a tensor's too) or requires_grad flags (``self`` too, for a method or a module's call, except its buffers: a module may own a cache);
+  gradients (``.grad``, a tensor's too; a trainable parameter without one gets zeros for the call, so that
+  clearing shows) or requires_grad flags (``self`` too, for a method or a module's call, except its buffers: a module may own a cache);
 - a module's plain settings changed (a dropout's ``p``, a norm's ``eps``: every public number, string or flag of
   torch's own layers; the floats and flags of the notebook's own, whose integers may count a cache's positions);
 - a global setting of torch left changed (gradient mode, inference mode, default dtype, deterministic algorithms,
@@ -160,6 +161,19 @@ def _seeded(named) -> bool:
     return any("seed" in arg.lower() and isinstance(v, int) and not isinstance(v, bool) for arg, v in named)
 
 
+def _zero_gradients(modules) -> list:
+    """A caller's trainable parameters that hold no gradient get a zero one for the call (put back after it, if
+    untouched), so that clearing the caller's gradients inside a call (``model.zero_grad()`` in a loss) shows as a
+    change, whatever gradients the check's model happened to hold; accumulating into zeros gives the same values."""
+    zeros = []
+    for module in modules:
+        for p in module.parameters():
+            if p.requires_grad and p.is_leaf and p.grad is None:
+                p.grad = torch.zeros_like(p)
+                zeros.append((p, p.grad))
+    return zeros
+
+
 def _snapshot(value, depth: int = 0):
     """What the comparison after the call needs of ``value`` (None: not compared)."""
     if depth > 4:
@@ -263,6 +277,7 @@ def checked(fn, name: str, owner=None, like=None):
         named = _arguments(like or fn, args, kwargs)
         if fn.__name__ == "__init__":  # the new object itself is not the caller's
             named = [(arg, v) for arg, v in named if arg != "self"]
+        zeros = _zero_gradients(v for a, v in named if isinstance(v, torch.nn.Module) and not (owner is not None and a == "self"))
         before = [(arg, v, _snapshot(v)) for arg, v in named]
         settings = _globals()
         if _seeded(named):  # it may seed a global generator for its own draws if it restores every state
@@ -292,6 +307,9 @@ def checked(fn, name: str, owner=None, like=None):
                 is_self = owner is not None and arg == "self"
                 for what in _changes(snap, value, buffers=not is_self):
                     _record(name, "self" if is_self else arg, what)
+            for p, zero in zeros:  # untouched: handed back as the caller had it, without a gradient
+                if p.grad is zero and not bool(zero.any()):
+                    p.grad = None
 
     setattr(call, _MARK, True)
     return call

@@ -61,6 +61,9 @@ def loss_backward(model, x):
     loss = model(x).sum()
     loss.backward()  # the caller's optimiser step would now use this call's gradients too
     return loss.detach()
+def clears(model, x):
+    model.zero_grad()  # the caller's gradients, which it may be accumulating, are gone
+    return model(x).detach()
 def slope(x):
     (x * 2).sum().backward()  # on the caller's x, not on a copy
     return x.grad.clone()
@@ -275,3 +278,13 @@ def test_a_bare_train_after_the_calls_own_eval_is_seen_unless_the_code_reads_the
     for mode in (True, False):
         notebook["polite_if"](model.train(mode), torch.ones(3))
         assert contract.take() == [] and model.training is mode
+
+
+def test_gradients_cleared_inside_a_call_are_seen_even_where_the_model_held_none(notebook):
+    model = notebook["Model"]({})
+    notebook["clears"](model, torch.ones(3))  # the model held no gradients: the call is given zeros to clear
+    assert [b["what"] for b in contract.take()] == [contract.GRADIENTS]
+    assert all(p.grad is None for p in model.parameters())
+    notebook["clean"](torch.ones(3), {}, torch.Generator())
+    model(torch.ones(3))  # a call that leaves them alone hands them back as they were: none
+    assert contract.take() == [] and all(p.grad is None for p in model.parameters())
