@@ -170,6 +170,8 @@ MUTANTS = [
       "changed the caller's batch"),
     M("q7_lm_loss", "model switched to evaluation mode inside the loss (copied from evaluation code)", "    logits, _ = model(inputs)",
       "    model.eval()\n    logits, _ = model(inputs)", "changed the caller's model: its mode"),
+    M("q7_lm_loss", "the caller's gradients cleared inside the loss (zero_grad before the forward)", "    logits, _ = model(inputs)",
+      "    model.zero_grad()   # clean gradients first\n    logits, _ = model(inputs)", "changed the caller's model: its gradients"),
     M("q6_lm", "global generator reseeded in forward (for reproducibility)", "        outputs, state = self.lstm(",
       "        torch.manual_seed(0)\n        outputs, state = self.lstm(", "reseeded torch's global random generator"),
 ]
