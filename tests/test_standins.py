@@ -57,11 +57,8 @@ def test_each_stand_in_belongs_to_the_first_question_whose_public_checks_use_it(
     assert torch.allclose(ns["DotScore"](scaled=True)(q, k), (k @ q[:, :, None])[:, :, 0] / 2, atol=1e-6)
 
 
-
 _master = functools.lru_cache(maxsize=None)(course.master_namespace)
 
-# per notebook: its stand-ins from the checks module's references, each as (how to make one from the notebook's names,
-# the calls to compare; a call is its arguments, and the attributes to compare after it)
 _LONG = torch.tensor([[2, 5, 6, 3, 0], [2, 7, 3, 0, 0], [2, 4, 8, 9, 3]]), torch.tensor([4, 3, 5])
 _TGT = torch.tensor([[2, 5, 6, 7, 3], [2, 4, 3, 0, 0], [2, 6, 6, 3, 0]])
 _DRAW = torch.Generator().manual_seed(0)
@@ -83,6 +80,8 @@ def _decoder_model():
     return model
 
 
+# per notebook: its stand-ins from the checks module's references, each as (how to make one from the notebook's names,
+# the calls to compare; a call is its arguments, and the attributes to compare after it)
 _REFERENCES = {
     "02_seq2seq": [
         (lambda ns: ns["Encoder"](10, 4, 6, num_layers=2, dropout=0.5), [(_LONG, ())]),
