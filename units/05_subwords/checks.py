@@ -15,6 +15,21 @@ import torch.nn as nn
 MAY_CHANGE = {"q5_accumulate": ("accumulate_gradients.model.grad", "accumulate_gradients.model.train()")}
 
 
+# the course's merge_pair, for the checks of later questions where question 1 failed (grader/checks.py, StandIns)
+_REF_MERGE_PAIR = """
+def merge_pair(symbols, pair):
+    left, right = pair
+    out, i = [], 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and symbols[i] == left and symbols[i + 1] == right:
+            out.append(left + right)
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return tuple(out)
+"""
+
 def _ref_bpe(freqs, n):
     words = {tuple(w) + ("</w>",): c for w, c in freqs.items()}
     out = []

@@ -13,6 +13,28 @@ import torch.nn.functional as F
 from seqcourse.testing import float64_problem as _float64_problem
 
 _V = 400
+# the course's pool and SentenceClassifier, for the checks of later questions where question 1 or 2 failed
+# (grader/checks.py, StandIns); the classifier calls the notebook's pool, as the master's does
+_REF_POOL = """
+def pool(h, mask, how="cls"):
+    if how == "cls":
+        return h[:, 0]
+    if how == "mean":
+        m = mask.unsqueeze(-1).to(h.dtype)
+        return (h * m).sum(dim=1) / m.sum(dim=1)
+    raise ValueError(f"how must be 'cls' or 'mean', got {how!r}")
+"""
+_REF_SENTENCE_CLASSIFIER = """
+class SentenceClassifier(nn.Module):
+    def __init__(self, encoder, n_classes=2, how="cls", dropout=0.1):
+        super().__init__()
+        self.encoder, self.how = encoder, how
+        d = encoder.d_model
+        self.head = nn.Sequential(nn.Dropout(dropout), nn.Linear(d, d), nn.Tanh(), nn.Dropout(dropout), nn.Linear(d, n_classes))
+
+    def forward(self, ids):
+        return self.head(pool(self.encoder(ids), ids != PAD_ID, self.how))
+"""
 # a correct mask_tokens (BERT's 80/10/10), swapped in so that a check of the loss does not depend on question 4
 _REF_MASK_TOKENS = """
 def mask_tokens(ids, vocab_size, generator, mask_prob=0.15):
