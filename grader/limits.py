@@ -32,7 +32,7 @@ TIMEOUT_S = 600             # seconds one submission's grading may take locally 
 GRADESCOPE_TIMEOUT_S = 480  # on Gradescope: inside its default 10-minute limit with 120 s to spare (SEQCOURSE_TIMEOUT)
 CELL_TIMEOUT_S = 90         # one cell, or one call of a check into the notebook (SEQCOURSE_CELL_TIMEOUT). Measured with
 #                             one thread on 2 busy cores: the slowest graded cell of the 8 reference solutions 1.5 s
-#                             (02's given data cell), the slowest call of a check 15.6 s (02, training the student's
+#                             (02's given data cell, skipped by the grader since 95b8bc9), the slowest call of a check 15.6 s (02, training the student's
 #                             model); on half a CPU perhaps twice that (not measured): 90 s stops what would not finish
 CHECKS_RESERVE_S = 120      # cells stop this long before the budget ends (a third of a budget under 360 s)
 KILL_GRACE_S = 10           # an interrupted cell that has not stopped this long after its limit is killed

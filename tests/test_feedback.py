@@ -17,6 +17,7 @@ import shutil
 
 import nbformat
 import pytest
+import torch
 from nbclient import NotebookClient
 from otter.nbmeta_config import NBMetadataConfig
 from otter.test_files import create_test_file
@@ -76,6 +77,8 @@ def test_grader_check_names_one_bug_in_a_few_lines_for_every_mutant(nb, monkeypa
     for mutant in mutants(nb):
         (at,) = [i for i, (q, solution, _) in enumerate(cells) if q == mutant.question and solution]
         ns = dict(base)
+        torch.set_grad_enabled(True)  # a mutant may leave a global setting changed (02's gradients switched off)
+        torch.set_default_dtype(torch.float32)
         try:
             run_cells(ns, [mutated(cells[at][2], mutant)] + [s for i, (q, _, s) in enumerate(cells) if i > at and q == mutant.question])
         except Exception:  # noqa: BLE001 - a mutant that does not even run (the grader reports the cell's error)
@@ -96,6 +99,8 @@ def test_grader_check_names_one_bug_in_a_few_lines_for_every_mutant(nb, monkeypa
             revealed += 1
             if mutant.message not in out:
                 lost.append(f"{mutant.question}: {mutant.name} (shows: {failed[0].splitlines()[0][:100]})")
+    torch.set_grad_enabled(True)
+    torch.set_default_dtype(torch.float32)
     assert len(lost) <= 0.15 * revealed, f"{len(lost)} of {revealed} hints lost:\n" + "\n".join(lost)
 
 
