@@ -134,19 +134,10 @@ def q1_pool_6(nb):
 
 
 def q2_classifier_1(nb):
-    _pool_ref = """
-def pool(h, mask, how="cls"):
-    if how == "cls":
-        return h[:, 0]
-    if how == "mean":
-        m = mask.unsqueeze(-1).to(h.dtype)
-        return (h * m).sum(1) / m.sum(1)
-    raise ValueError(how)
-"""
     _ = torch.manual_seed(1)
     _ids = torch.tensor([[nb.CLS_ID, 9, 12, 7, 15, 8], [nb.CLS_ID, 11, nb.PAD_ID, nb.PAD_ID, nb.PAD_ID, nb.PAD_ID], [nb.CLS_ID, 6, 6, 13, nb.PAD_ID, nb.PAD_ID]])
     _lens = [6, 2, 4]
-    with nb.sandbox.swap("pool", _pool_ref):
+    with nb.sandbox.swap("pool", _REF_POOL):
         for _how in ("cls", "mean"):
             _model = nb.SentenceClassifier(nb.Encoder(16, d_model=12, n_heads=3, n_layers=2, d_ff=24, max_len=12), 4, _how).eval()
             _logits = _model(_ids)
