@@ -8,7 +8,7 @@ The outermost call into the notebook's code (a check's call, or a stand-in's) re
   gradients (``.grad``, a tensor's too; a trainable parameter without one gets zeros for the call, so that
   clearing shows) or requires_grad flags (``self`` too, for a method or a module's call, except its buffers: a module may own a cache);
 - a module's plain settings changed (a dropout's ``p``, a norm's ``eps``: every public number, string or flag of
-  torch's own layers; the floats and flags of the notebook's own, whose integers may count a cache's positions);
+  torch's own layers among its submodules);
 - a global setting of torch left changed (gradient mode, inference mode, default dtype, deterministic algorithms,
   anomaly detection, the thread count);
 - a global random generator reseeded or a saved state of it restored (Python's ``random``, NumPy's, torch's):
@@ -86,17 +86,16 @@ PLAIN = (bool, int, float, str, type(None))
 
 
 def _settings(module: torch.nn.Module) -> list:
-    """Every submodule's plain settings: (path, attribute, value). Torch's own layers: every public number, string
-    or flag (``p``, ``eps``, ``padding_idx``); the notebook's own classes: floats and flags only (an integer there
-    may count a cache's positions, a documented state)."""
+    """The plain settings of torch's own layers among a module's submodules: (path, attribute, value) for every public
+    number, string or flag (``p``, ``eps``, ``padding_idx``). The notebook's own classes are left out: their plain
+    attributes may hold state of their own (a cache's position, the last value seen)."""
     found = []
     for path, m in module.named_modules():
-        torchs = type(m).__module__.startswith("torch.")
+        if not type(m).__module__.startswith("torch."):
+            continue
         for attr, v in vars(m).items():
-            if attr.startswith("_") or attr == "training":
-                continue
-            if torchs and (isinstance(v, PLAIN) or isinstance(v, tuple) and all(isinstance(x, PLAIN) for x in v)) or \
-                    not torchs and isinstance(v, (bool, float)):
+            if not attr.startswith("_") and attr != "training" and \
+                    (isinstance(v, PLAIN) or isinstance(v, tuple) and all(isinstance(x, PLAIN) for x in v)):
                 found.append((path, attr, v))
     return found
 

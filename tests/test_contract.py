@@ -94,7 +94,8 @@ class Cached(nn.Module):
     def __init__(self):
         super().__init__(); self.lin = nn.Linear(3, 3); self.drop = nn.Dropout(0.1); self.eps = 1e-5; self.pos = 0
     def forward(self, x):
-        self.pos += x.shape[0]  # an integer of the notebook's own class: a cache's position, documented state
+        self.pos += x.shape[0]  # the notebook's own class may keep state: a cache's position,
+        self.eps = float(x.sum())  # a value it saw (only torch's layers' settings are compared)
         return self.drop(self.lin(x))
 def no_dropout(model, x):
     model.drop.p = 0.0  # instead of leaving eval() to the caller
@@ -232,7 +233,7 @@ def test_gradients_left_on_the_callers_model_or_tensor_are_seen_unless_declared(
 
 
 @pytest.mark.parametrize("name, what", [
-    ("no_dropout", "its settings (drop.p: 0.1 -> 0.0)"), ("wider_eps", "its settings (eps: 1e-05 -> 0.001)"),
+    ("no_dropout", "its settings (drop.p: 0.1 -> 0.0)"), ("wider_eps", None),
     ("decode", "changed a global setting of torch: gradient mode"), ("decode_no_grad", None)])
 def test_a_modules_settings_and_torchs_global_settings_are_seen(notebook, name, what):
     model = notebook["Cached"]()
