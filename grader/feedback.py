@@ -99,8 +99,17 @@ def results(questions, graded, visibility: str) -> dict:
                          "visibility": "visible"})
     else:
         lines += [f"Grading note: {graded.error}"] if graded.error else []
-    return {"score": round(sum(t["score"] for t in tests), 6), "output": "\n".join(lines), "stdout_visibility": "hidden",
-            "tests": tests}
+    challenge = getattr(graded, "challenge", None)
+    if challenge and not graded.limit:  # notebook 08's class challenge (grader/challenge.py): a visible test, the board
+        tests.append({"name": "Challenge", "score": challenge["points"] if challenge["entry"] else 0.0,
+                      "max_score": challenge["points"], "output": challenge["message"], "visibility": "visible"})
+    out = {"score": round(sum(t["score"] for t in tests), 6), "output": "\n".join(lines), "stdout_visibility": "hidden",
+           "tests": tests}
+    if challenge and challenge["entry"]:
+        from .challenge import leaderboard
+
+        out["leaderboard"] = leaderboard(challenge)
+    return out
 
 
 def text(results: dict) -> str:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import psutil
 
-from . import checks, feedback, limits
+from . import challenge, checks, feedback, limits
 from .sandbox import Sandbox, SandboxError
 from .submission import SUFFIXES, choice_note, load_cells, newest_first, settings, skipped, student_key
 
@@ -50,6 +50,7 @@ class Graded:
     notes: dict[str, list[str]] = field(default_factory=dict)  # question -> its stopped cells (checks.QuestionResult.notes)
     note: str = ""  # which file of several was graded (submission.choice_note)
     limit: str = ""  # the grader's own limit that stopped the grading (memory): not graded, not the student's error
+    challenge: dict = field(default_factory=dict)  # notebook 08's class challenge (grader/challenge.py: score)
 
     @property
     def total(self) -> float:
@@ -63,15 +64,19 @@ def question_points(source: Path) -> dict[str, float]:
 
 # -- one submission, in a worker process ----------------------------------------------------------------
 def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: float, threads: int,
-                cell_timeout: float | None = None, questions: list[checks.Question] | None = None) -> Graded:
+                cell_timeout: float | None = None, questions: list[checks.Question] | None = None,
+                submitted: Path | None = None) -> Graded:
     """Run ``cells`` in a sandbox and every check of the autograder ``source`` (zip or folder) here, all within
     ``timeout`` s; no cell, and no call of a check into the notebook, may run more than ``cell_timeout`` s
     (default SEQCOURSE_CELL_TIMEOUT, else :data:`limits.CELL_TIMEOUT_S`). Cells stop
-    :data:`limits.CHECKS_RESERVE_S` (at most a third of ``timeout``) before the end, leaving the checks their time."""
+    :data:`limits.CHECKS_RESERVE_S` (at most a third of ``timeout``) before the end, leaving the checks their time.
+    Where the autograder has a class challenge, the checkpoint of ``submitted`` (the submitted file) is scored after
+    the questions, in the same sandbox (grader/challenge.py): it costs nothing but the challenge's entry."""
     if cell_timeout is None:
         cell_timeout = float(os.environ.get("SEQCOURSE_CELL_TIMEOUT", limits.CELL_TIMEOUT_S))
     graded = Graded("")
     questions, unit = checks.questions(source) if questions is None else questions, checks.load_unit(source)
+    prepared = challenge.prepare(source, submitted)  # before the sandbox: the held-out text's memory is freed by then
     with tempfile.TemporaryDirectory(prefix="public-") as tmp:
         package = checks.extract_package(source, Path(tmp))
         try:
@@ -84,6 +89,8 @@ def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: fl
                 stopped, notes = sb.stopped, checks.stopped_notes(cells, sb.stopped_cells)
                 if sb.memory_stop:
                     return not_graded(graded, f"the notebook was {sb.memory_stop}")
+                if prepared is not None:
+                    graded.challenge = challenge.score(sb, prepared)
         except SandboxError as e:
             graded.error = f"the notebook could not be started: {e}"
             return graded
@@ -126,7 +133,8 @@ def worker(source: Path, submission: Path, timeout: float, memory_mb: float, thr
     except (ValueError, OSError) as e:
         graded = Graded("", error=str(e))
     else:
-        graded = grade_cells(cells, source, timeout=timeout, memory_mb=memory_mb, threads=threads, questions=found)
+        graded = grade_cells(cells, source, timeout=timeout, memory_mb=memory_mb, threads=threads, questions=found,
+                             submitted=submission)
     print(json.dumps(asdict(graded)))
 
 
@@ -210,7 +218,7 @@ def class_files(root: Path) -> list[tuple[list[Path], list[Path]]]:
     per student, their notebooks (.ipynb, .zip) and their other files."""
     groups: dict = {}
     for p in sorted(root.rglob("*")):
-        if p.is_file() and not skipped(p, root):
+        if p.is_file() and not skipped(p, root) and p.suffix.lower() != challenge.SUFFIX:  # a checkpoint: its notebook's
             notebooks, others = groups.setdefault(student_key(p), ([], []))
             (notebooks if p.suffix.lower() in SUFFIXES else others).append(p)
     return list(groups.values())
@@ -281,6 +289,8 @@ def grade_folder(autograder_zip: Path, submissions: Path, out: Path, *, jobs: in
             w.writerow([g.submission, *(f"{g.scores[q]:g}" if q in g.scores else "" for q in points),
                         f"{g.total:g}" if g.scores else "", g.error,
                         f"{g.seconds:.1f}", f"{g.peak_mb:.0f}", g.note])
+    if any(g.challenge for g in rows):
+        challenge.write_board(out.with_suffix(".challenge.csv"), rows)
     for g in rows:
         results = feedback.results(questions, g, visibility)
         target = feedback_dir / g.submission
@@ -289,7 +299,8 @@ def grade_folder(autograder_zip: Path, submissions: Path, out: Path, *, jobs: in
         target.with_name(target.name + ".txt").write_text(feedback.text(results))
     summary = summarize(notebook, rows, points, wall, jobs)
     out.with_suffix(".summary.txt").write_text(summary)
-    print(summary + f"\nwrote {out}, {out.with_suffix('.summary.txt')} and what each student would see on Gradescope in "
+    print(summary + f"\nwrote {out}, {out.with_suffix('.summary.txt')}, " +
+          (f"the challenge's board {out.with_suffix('.challenge.csv')} " if any(g.challenge for g in rows) else "") + "and what each student would see on Gradescope in "
           f"{feedback_dir}/ (SUBMISSION.txt, SUBMISSION.json)")
     return rows
 

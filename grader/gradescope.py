@@ -41,7 +41,8 @@ def gradescope(base: Path = Path("/autograder")) -> None:
             graded = Graded("", error=str(e))
         else:
             graded = grade_cells(cells, source, timeout=float(os.environ.get("SEQCOURSE_TIMEOUT", limits.GRADESCOPE_TIMEOUT_S)),
-                                 memory_mb=float(os.environ.get("SEQCOURSE_MEMORY_MB", limits.MEMORY_MB)), threads=1)
+                                 memory_mb=float(os.environ.get("SEQCOURSE_MEMORY_MB", limits.MEMORY_MB)), threads=1,
+                                 submitted=path)
         graded.submission, graded.note = str(path.relative_to(folder)), choice_note(ordered, folder)
     results = feedback.results(questions, graded, visibility)
     (base / "results").mkdir(parents=True, exist_ok=True)

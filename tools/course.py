@@ -903,6 +903,18 @@ def unused_otter_options(master: Path) -> None:
                          "when students see hidden checks")
 
 
+def challenge_heldout(config: dict) -> Path | None:
+    """course.yml's private held-out text for the class challenge (relative to this repository), or None: Multi30k's."""
+    given = (config.get("challenge") or {}).get("heldout")
+    if not given:
+        return None
+    path = Path(given).expanduser()
+    path = path if path.is_absolute() else ROOT / path
+    if not path.is_file():
+        raise SystemExit(f"course.yml: challenge: heldout: {given} is not a file")
+    return path
+
+
 def assign(master: Path, dist: Path, release: Path, config: dict, requirements: str | None = None) -> Built:
     """Run Otter Assign on ``master`` in a staging folder (Otter only copies files from beside the
     master), write ``dist/NAME/`` and ``dist/NAME-autograder.zip``, and replace ``release/NAME/``
@@ -934,8 +946,15 @@ def assign(master: Path, dist: Path, release: Path, config: dict, requirements: 
         shutil.copytree(stage / "out", out, ignore=shutil.ignore_patterns("__pycache__"))
     (zip_path,) = (out / "autograder").glob(f"{name}-autograder_*.zip")
     final_zip = dist / f"{name}-autograder.zip"
-    make_autograder(zip_path, final_zip, master.parent, requirements,
-                    submission.settings_text(out / "student" / f"{name}.ipynb", config["hidden_visibility"]))
+    settings = submission.settings_text(out / "student" / f"{name}.ipynb", config["hidden_visibility"])
+    heldout = challenge_heldout(config) if (config.get("challenge") or {}).get("notebook") == name else False
+    if heldout is not False:  # notebook 08's class challenge (grader/challenge.py): its settings, a private text
+        settings = json.dumps({**json.loads(settings), "challenge": {
+            "points": float(config["challenge"].get("points") or 0), "heldout": heldout and "challenge/heldout.txt"}}, indent=1)
+    make_autograder(zip_path, final_zip, master.parent, requirements, settings)
+    if heldout:
+        with zipfile.ZipFile(final_zip, "a", zipfile.ZIP_DEFLATED) as z:
+            z.write(heldout, "challenge/heldout.txt")
     zip_path.unlink()
     target = release / name
     shutil.rmtree(target, ignore_errors=True)
@@ -965,7 +984,7 @@ def build_inputs(name: str, config: dict, requirements: str) -> str:
     release (:data:`RELEASE_ONLY`)."""
     settings = {k: v for k, v in config.items() if k not in RELEASE_ONLY}
     paths = [master_path(name).parent, ROOT / "grader", ROOT / PACKAGE, Path(__file__).resolve(),
-             ROOT / "requirements.txt", ROOT / "pyproject.toml"]
+             ROOT / "requirements.txt", ROOT / "pyproject.toml", *filter(None, [challenge_heldout(config)])]
     extra = json.dumps([settings, requirements, sys.version], sort_keys=True, default=str)
     return hashlib.sha256(tree_digest(paths).encode() + extra.encode()).hexdigest()
 
