@@ -200,12 +200,13 @@ def test_the_checkpoint_is_found_in_an_exported_zip(setup):
 
 
 def test_the_class_board_ranks_entries_and_lists_the_others(tmp_path):
-    entry = {"perplexity": 21.5, "parameters": 1_047_424, "tokens_seen": 2_590_590}
+    entry = {"perplexity": 21.5, "parameters": 1_047_424, "tokens_seen": 2_590_590, "text": challenge.MULTI30K}
     rows = [Graded("b.ipynb", challenge={"points": 0, "entry": entry, "message": "b"}),
             Graded("a.ipynb", challenge={"points": 0, "entry": dict(entry, perplexity=20.1), "message": "a"}),
             Graded("c.ipynb", challenge={"points": 0, "entry": None, "message": "No challenge entry: c"}), Graded("d.ipynb")]
     challenge.write_board(tmp_path / "board.csv", rows)
     lines = (tmp_path / "board.csv").read_text().splitlines()
     assert [line.split(",")[:3] for line in lines[1:]] == [["1", "a.ipynb", "20.100"], ["2", "b.ipynb", "21.500"],
-                                                           ["", "c.ipynb", ""]]
+                                                           ["reference", "the course's: 08's challenge cell as given",
+                                                            "36.557"], ["", "c.ipynb", ""]]
     assert (tmp_path / "board.png").stat().st_size > 0
