@@ -40,6 +40,7 @@ from seqcourse.checking import shown, todo_in_cells
 from seqcourse.testing import standin_definitions, standin_requires
 
 from . import limits
+from .contract import VARIANTS
 from .feedback import PART_NOTE
 from .remote import RemoteError, SandboxError
 from .sandbox import Sandbox
@@ -317,6 +318,7 @@ def _message(e: BaseException, case: Case) -> str:
     return text + (f"\n{case.failure_message}" if case.failure_message else "")
 
 
+VARIANT_STARTS = set(VARIANTS.values())  # how grader/contract.py words a call that went wrong when run again under a variant
 ALLOWED_KINDS = {"grad": "its gradients", "train()": "called train()"}  # kind: how grader/contract.py words it
 
 
@@ -340,6 +342,8 @@ def contract_broken(broken: list, allowed=()) -> str | None:
         if what.startswith("reseeded"):
             return (f"{fn} {what}: a function must continue the caller's random state, never reseed it (seed once, "
                     "outside, or draw from the generator it is given)")
+        if what.startswith(tuple(VARIANT_STARTS)):
+            return f"{fn}, {what}"
         if what.startswith("changed a global setting"):
             return (f"{fn} {what}: a call must leave torch's global settings as it found them (a `with torch.no_grad():` "
                     "block ends by itself; give dtypes to the tensors you make instead of changing the default)")
@@ -463,11 +467,12 @@ class StandIns:
         return {**names, **{n: self.bound[n] for n in self.using}}
 
 
-def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0, allowed=()) -> CaseResult:
+def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0, allowed=(), variants=()) -> CaseResult:
     """Execute one case's doctest examples in ``env``; output must match what the test expects. A hidden case
-    also fails when a call it made into the notebook's code broke the contract (:func:`contract_broken`)."""
+    also fails when a call it made into the notebook's code broke the contract (:func:`contract_broken`), or went
+    wrong when run again under one of ``variants`` (grader/contract.py's VARIANTS)."""
     try:
-        sb.request("seed", seed=seed)
+        sb.request("seed", seed=seed, variants=list(variants) if case.hidden else [])
         torch.manual_seed(seed)
         for ex in doctest.DocTestParser().get_examples(case.code):
             out = io.StringIO()
@@ -508,13 +513,15 @@ def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str],
             result.results.append(CaseResult(case, False, "not run: an earlier check of this question was stopped"))
             continue
         allowed = getattr(unit.checks, "MAY_CHANGE", {}).get(question.name, ()) if unit is not None else ()
+        off = getattr(unit.checks, "VARIANTS_OFF", {}).get(question.name, {}) if unit is not None else {}
         start = time.perf_counter()
         seen = names
         if standins is not None:
             seen = standins.use(sb, names, case.hidden)
             for name in standins.using and standins.using & reached(cells, case_names(case, unit)):  # where it mattered
                 result.standins.setdefault(name, set()).add(case.hidden)
-        result.results.append(run_case(sb, case, _environment(sb, seen, cells, unit), allowed=allowed))
+        result.results.append(run_case(sb, case, _environment(sb, seen, cells, unit), allowed=allowed,
+                                       variants=[v for v in VARIANTS if v not in off]))
         result.results[-1].seconds = time.perf_counter() - start
     if not all(r.passed for r in result.results):
         result.todo = todo_in_cells(cells, [c.code for c in question.cases if not c.hidden])

@@ -26,10 +26,16 @@ Nothing here is trusted (student code shares this process); it makes honest bugs
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import functools
 import inspect
 import random
+import signal
 import sys
+import threading
+import time
+import weakref
 
 import torch
 
@@ -41,6 +47,8 @@ _reseeded: list[str] | None = None  # while a call given its own seed or generat
 CALLS: list[dict] = []  # since the last reset: {"function": ..., "argument": ..., "training": ...} (modules given)
 _depth = 0
 _MARK = "__course_contract__"
+_variants: frozenset = frozenset()  # the variants the running check runs its calls again under (op "seed", :data:`VARIANTS`)
+_varying = False  # while a call runs again under a variant: nothing it does is recorded
 
 
 def is_notebook_code(obj) -> bool:
@@ -262,6 +270,285 @@ def _arguments(fn, args, kwargs) -> list[tuple[str, object]]:
         return [(f"argument {i + 1}", v) for i, v in enumerate(args)] + list(kwargs.items())
 
 
+VARIANTS = {  # a call that kept the contract runs again under each, on copies of what it was given (its check's variants)
+    "contiguity": "given non-contiguous copies of its tensors (the same values in another memory order, as a transposed "
+                  "tensor has)",
+    "float64": "given its floating tensors and modules in float64",
+    "device": "given everything on a GPU (the course's fake CUDA device where there is none)",
+    "fresh": "called on a fresh copy of the module (as constructed, with the same weights) and the same inputs",
+}
+VARIANT_SLOWEST_S = 1.0  # a call that took longer does not run again
+VARIANT_LIMIT_S = 10.0   # the longest one variant may run (at least 20 times the call's own time below it); then no verdict
+_PRISTINE: dict[int, tuple] = {}  # id(module) -> (a weak reference to it, a copy made before its first call)
+
+
+class _VariantTimeout(BaseException):
+    pass
+
+
+def _pristine(module, wanted: bool):
+    """A module's call: the copy of the module made before its first call, where it was called before (None on its first
+    call, which also makes that copy)."""
+    if not wanted or not isinstance(module, torch.nn.Module):
+        return None
+    entry = _PRISTINE.get(id(module))
+    if entry is not None and entry[0]() is module:
+        return entry[1]
+    try:
+        pristine = copy.deepcopy(module)
+    except Exception:  # noqa: BLE001 - a module that cannot be copied runs no such variant
+        pristine = None
+    if len(_PRISTINE) > 256:
+        _PRISTINE.clear()
+    _PRISTINE[id(module)] = (weakref.ref(module), pristine)
+    return None
+
+
+def _flat(value, depth: int = 0) -> list:
+    """Every tensor a call returned, in order (tuples, lists and dicts opened)."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if depth < 4 and isinstance(value, (list, tuple, dict)):
+        return [t for v in (value.values() if isinstance(value, dict) else value) for t in _flat(v, depth + 1)]
+    return []
+
+
+def _holds(value, kind, depth: int = 0) -> bool:
+    if isinstance(value, kind):
+        return True
+    return depth < 4 and isinstance(value, (list, tuple, dict)) and \
+        any(_holds(v, kind, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+
+
+def _reordered(t: torch.Tensor) -> torch.Tensor:
+    """The same values as ``t`` in the reverse memory order (a 1-d tensor: every other element of a buffer): merging
+    dimensions with ``.view`` fails on it, as on a transposed tensor."""
+    if t.dim() >= 2:
+        dims = list(range(t.dim()))[::-1]
+        return t.permute(dims).contiguous().permute(dims)
+    if t.numel() > 1:
+        buffer = t.new_empty(*t.shape, 2)
+        buffer[..., 0] = t
+        return buffer[..., 0]
+    return t.clone()
+
+
+def _copied(value, memo: dict, tensor):
+    """``value`` for a call under a variant: tensors through ``tensor``, modules, optimizers, generators and the
+    notebook's own objects deep-copied (sharing kept through ``memo``), containers rebuilt, anything else as it is."""
+    if id(value) in memo:
+        return memo[id(value)]
+    if isinstance(value, torch.Tensor):
+        out = tensor(value.detach())
+        if value.requires_grad and out.is_floating_point():
+            out.requires_grad_()
+    elif isinstance(value, (torch.nn.Module, torch.optim.Optimizer, torch.Generator)) or \
+            not isinstance(value, type) and is_notebook_code(type(value)):
+        out = copy.deepcopy(value, memo)
+    elif isinstance(value, (list, tuple)):
+        items = [_copied(v, memo, tensor) for v in value]
+        out = type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    elif type(value) is dict:
+        out = {k: _copied(v, memo, tensor) for k, v in value.items()}
+    else:
+        return value
+    memo[id(value)] = out
+    return out
+
+
+def _saved_random() -> tuple:
+    numpy = sys.modules.get("numpy")
+    return torch.get_rng_state(), random.getstate(), None if numpy is None else numpy.random.get_state()
+
+
+def _load_random(saved: tuple) -> None:
+    torch.set_rng_state(saved[0])
+    random.setstate(saved[1])
+    if saved[2] is not None:
+        sys.modules["numpy"].random.set_state(saved[2])
+
+
+@contextlib.contextmanager
+def _limited(seconds: float):
+    """Run for at most ``seconds`` (:class:`_VariantTimeout`), inside whatever time limit the request has (it keeps what
+    it had left); no limit outside the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    left = signal.getitimer(signal.ITIMER_REAL)[0]
+    if left and left < seconds + 5:  # the check's own time comes first
+        raise _VariantTimeout
+
+    def ring(signum, frame):
+        raise _VariantTimeout
+
+    handler, start = signal.signal(signal.SIGALRM, ring), time.perf_counter()
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, handler)
+        if left:
+            signal.setitimer(signal.ITIMER_REAL, max(left - (time.perf_counter() - start), 1e-3))
+
+
+def _stateful(module: torch.nn.Module, pristine: torch.nn.Module, before: dict) -> bool:
+    """Whether the call replaced a tensor the module held as constructed (a key/value cache it was built with and
+    extends on every call: state by design, not a stale value)."""
+    built = dict(pristine.named_modules())
+    for path, m in module.named_modules():
+        for attr, v in vars(m).items():
+            if (path, attr) in before and before[(path, attr)] != id(v) and \
+                    _holds(vars(built.get(path, torch.nn.Module())).get(attr), torch.Tensor):
+                return True
+    return False
+
+
+def _attributes(module) -> dict:
+    """{(submodule path, attribute): id} of the plain tensor-holding attributes of a module and its submodules."""
+    if not isinstance(module, torch.nn.Module):
+        return {}
+    return {(path, attr): id(v) for path, m in module.named_modules() for attr, v in vars(m).items()
+            if not attr.startswith("_") and _holds(v, torch.Tensor)}
+
+
+def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict, limit: float) -> str | None:
+    """What goes wrong when the call runs again under ``variant`` (None: nothing, or no verdict)."""
+    fake = contextlib.nullcontext()
+    if variant == "fresh":
+        module = args[0] if args else None
+        if pristine is None or _stateful(module, pristine, before):
+            return None
+        copy_ = copy.deepcopy(pristine)
+        first = next(iter(module.parameters()), None)
+        if first is not None:  # where the caller moved the module since (a buffer not in its state_dict moves too)
+            copy_.to(device=first.device, dtype=first.dtype if first.is_floating_point() else None)
+        copy_.load_state_dict({k: v.clone() for k, v in module.state_dict().items()}, assign=True)
+        for a, b in zip(copy_.modules(), module.modules()):
+            a.training = b.training
+        memo = {id(module): copy_}
+        tensor = torch.Tensor.clone
+    elif variant == "contiguity":
+        memo, tensor = {}, _reordered
+    else:
+        if _holds((args, kwargs), torch.optim.Optimizer):  # an optimizer's state keeps the caller's dtype and device
+            return None
+        if any(_double(m) for m in _modules((args, kwargs))):  # a check's own test model makes its tensors as it was written to
+            return None
+        if any(t.device.type != "cpu" for t in _flat(list(args) + list(kwargs.values())) +
+               [p for m in _modules((args, kwargs)) for p in m.parameters()]):  # a check's own device case
+            return None
+        memo = {}
+        if variant == "float64":
+            if not any(t.is_floating_point() for t in _flat(list(args) + list(kwargs.values()))) and \
+                    not _holds((args, kwargs), torch.nn.Module):
+                return None
+            tensor = lambda t: t.double() if t.is_floating_point() else t.clone()  # noqa: E731
+        else:
+            try:
+                from seqcourse import fakecuda
+            except ImportError:
+                return None
+            fake = fakecuda.on_fake_cuda() if not torch.cuda.is_available() else contextlib.nullcontext()
+            tensor = lambda t: t.to("cuda")  # noqa: E731
+    with fake:
+        vargs, vkwargs = _copied((tuple(args), dict(kwargs)), memo, tensor)
+        for m in {id(m): m for m in memo.values() if isinstance(m, torch.nn.Module)}.values():
+            if variant == "float64":
+                m.double()
+            elif variant == "device":
+                m.to("cuda")
+        try:
+            with _limited(limit):
+                got = _flat(fn(*vargs, **vkwargs))
+        except _VariantTimeout:
+            return None
+        except Exception as e:  # noqa: BLE001 - the answer's error under the variant
+            text = f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
+            if variant == "device":
+                if not any(s in str(e) for s in fakecuda.DEVICE_ERRORS) or "lengths" in str(e) or "batch_sizes" in str(e):
+                    return None  # another error (or a packed sequence's lengths): the fake device cannot tell
+                return f"raised {text}: a tensor made without device= stayed on the CPU (make new tensors on the input's device: x.new_zeros(...), torch.zeros(..., device=x.device), or a registered buffer)"
+            if variant == "contiguity":
+                how = (".view needs contiguous memory: use .reshape (or .contiguous() first)" if "view" in str(e)
+                       else "your code assumes contiguous memory")
+                return f"raised {text}: {how}"
+            if variant == "float64":
+                return (f"raised {text}: a tensor made in float32 whatever the input met them (torch.zeros(...) or "
+                        "torch.tensor(...) without dtype=, or .float()): make new tensors like the input (x.new_zeros(...), "
+                        "torch.zeros(..., dtype=x.dtype))")
+            return f"raised {text}, which the module it was called on did not"
+        if len(got) != len(outs) or any(a.shape != b.shape for a, b in zip(got, outs)):
+            return "returned other shapes (or another number of tensors) than it does otherwise"
+        for a, b in zip(got, outs):
+            if variant == "float64" and b.dtype == torch.float32 and b.grad_fn is not None and a.dtype != torch.float64:
+                return (f"returned {a.dtype}: a tensor made or cast in float32 whatever the input took the result "
+                        "(torch.zeros or torch.empty without dtype=, .float()): make it like the input (x.new_zeros(...))")
+            if variant == "device" and b.grad_fn is not None and a.device.type != "cuda":
+                return ("returned a result on the CPU: a tensor made without device= (preallocated with torch.zeros or "
+                        "torch.empty, say) took it; make it on the input's device (x.new_zeros(...))")
+            if variant == "fresh" and (a.dtype != b.dtype or not _close(a.detach(), b.detach())):
+                return ("returned other values than a fresh copy of the module with the same weights: something kept on "
+                        "the module from an earlier call (for other sizes, contents or weights) was used again; compute it "
+                        "in the call, or rebuild it when what it depends on changes")
+    return None
+
+
+def _modules(value, depth: int = 0) -> list:
+    """The modules among what a call was given (in containers too)."""
+    if isinstance(value, torch.nn.Module):
+        return [value]
+    if depth < 4 and isinstance(value, (list, tuple, dict)):
+        return [m for v in (value.values() if isinstance(value, dict) else value) for m in _modules(v, depth + 1)]
+    return []
+
+
+def _double(module: torch.nn.Module) -> bool:
+    """Whether a module is (or holds) one of a check's own test models: a class the grader defined under a private name
+    (runner.py's op ``define``; the course's references for the notebook's own names are not test models)."""
+    return any(getattr(getattr(f, "__code__", None), "co_filename", "").startswith("<grader:_")
+               for m in module.modules() for cls in type(m).__mro__ for f in vars(cls).values())
+
+
+def _close(a: torch.Tensor, b: torch.Tensor) -> bool:
+    if a.is_floating_point() or a.is_complex():
+        return bool(torch.isclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True).all())
+    return bool((a == b).all())
+
+
+def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: float, pristine, before: dict) -> None:
+    """Run a call that kept the contract again under each of the check's variants, on copies of what it was given,
+    each from the random state the call started from; record the first that goes wrong. Nothing the runs do is
+    recorded or kept: the random state and torch's global settings are those the call left."""
+    global _varying, _depth
+    if seconds > VARIANT_SLOWEST_S or fn.__name__ == "__init__":
+        return
+    outs, after, settings = _flat(result), _saved_random(), _globals()
+    limit = min(VARIANT_LIMIT_S, max(1.0, 20 * seconds))
+    _varying, _depth = True, _depth + 1
+    try:
+        for variant in VARIANTS:
+            if variant not in _variants:
+                continue
+            _load_random(random_before)
+            try:
+                problem = _verdict(variant, fn, args, kwargs, outs, pristine, before, limit)
+            except _VariantTimeout:
+                break
+            except Exception:  # noqa: BLE001 - copying what the call was given failed: no verdict
+                problem = None
+            if problem:
+                _record(name, "", f"{VARIANTS[variant]}, it {problem}")
+                break
+    finally:
+        _load_random(after)
+        for label, value in settings.items():
+            if label in _SETTERS and GLOBALS[label]() != value:
+                _SETTERS[label](value)
+        _varying, _depth = False, _depth - 1
+
+
 def checked(fn, name: str, owner=None, like=None):
     """``fn`` (a function, or a method of the notebook's class ``owner``) recording what its outermost call breaks;
     ``like``: the function whose parameter names the arguments have (a module's forward, for its call)."""
@@ -286,9 +573,14 @@ def checked(fn, name: str, owner=None, like=None):
             entry = {"function": name, "argument": arg, "training": None if module is None else module.training}
             if entry not in CALLS and len(CALLS) < 50:
                 CALLS.append(entry)
+        vary = bool(_variants) and not _varying
+        if vary:
+            recorded, random_before, start = len(BROKEN), _saved_random(), time.perf_counter()
+            pristine = _pristine(args[0], "fresh" in _variants) if owner is not None and like is not None and args else None
+            held = _attributes(args[0]) if pristine is not None else {}
         _depth += 1
         try:
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
         finally:
             _depth -= 1
             _given.clear()
@@ -309,6 +601,9 @@ def checked(fn, name: str, owner=None, like=None):
             for p, zero in zeros:  # untouched: handed back as the caller had it, without a gradient
                 if p.grad is zero and not bool(zero.any()):
                     p.grad = None
+        if vary and len(BROKEN) == recorded:  # a call that broke the contract already fails its check
+            _vary(name, fn, args, kwargs, result, random_before, time.perf_counter() - start, pristine, held)
+        return result
 
     setattr(call, _MARK, True)
     return call
@@ -342,7 +637,7 @@ def _reseeds(module, attr: str, label: str) -> None:
 
     @functools.wraps(original)
     def seed(*args, **kwargs):
-        if _depth:
+        if _depth and not _varying:
             frame = inspect.currentframe().f_back
             where = frame.f_code.co_name if frame is not None and "ipython-input" in frame.f_code.co_filename else "your code"
             if _reseeded is not None:
@@ -411,6 +706,14 @@ def install() -> None:
         return
     _reseeds(numpy.random, "seed", "NumPy's global random generator (np.random.seed)")
     _reseeds(numpy.random, "set_state", "NumPy's global random generator (np.random.set_state: a saved state restored)")
+
+
+def vary(variants) -> None:
+    """The variants the next check's calls run again under (op ``seed``: a hidden check's, less its question's
+    opt-outs; none for a public check)."""
+    global _variants
+    _variants = frozenset(v for v in variants if v in VARIANTS)
+    _PRISTINE.clear()
 
 
 def take(record: list | None = None) -> list[dict]:

@@ -49,6 +49,10 @@ class FakeCudaTensor(torch.Tensor):
     def get_device(self):
         return 0
 
+    def type_as(self, other):
+        # C++ would take other's options as it sees them (the CPU): CUDA keeps the result on other's device
+        return self.to(dtype=other.dtype, device=other.device)
+
     def __repr__(self):
         return f"{self.elem!r} (on fake cuda:0)"
 

@@ -199,8 +199,8 @@ return output_gate * new_c.tanh(), new_c
 """,
     "q4_lstm": """
 B, T = x.shape[:2]
-h, c = state if state is not None else (torch.zeros(B, self.hidden_size, device=x.device), torch.zeros(B, self.hidden_size, device=x.device))
-out = torch.empty(B, T, self.hidden_size, device=x.device)
+h, c = state if state is not None else (torch.zeros(B, self.hidden_size, device=x.device, dtype=x.dtype), torch.zeros(B, self.hidden_size, device=x.device, dtype=x.dtype))
+out = torch.empty(B, T, self.hidden_size, device=x.device, dtype=x.dtype)
 for t in range(T):
     h, c = self.cell(x[:, t, :], (h, c))
     out[:, t] = h

@@ -231,7 +231,7 @@ V = logits.size(-1)
 keep = target.ne(ignore_index)
 lp = logits[keep].log_softmax(-1)
 q = torch.full_like(lp, eps / V)
-q.scatter_add_(1, target[keep].unsqueeze(1), torch.full((int(keep.sum()), 1), 1.0 - eps, device=lp.device))
+q.scatter_add_(1, target[keep].unsqueeze(1), torch.full((int(keep.sum()), 1), 1.0 - eps, device=lp.device, dtype=lp.dtype))
 return -(q * lp).sum(-1).mean()
 """,
     "q8_warmup": """
