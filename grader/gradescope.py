@@ -50,4 +50,5 @@ def gradescope(base: Path = Path("/autograder")) -> None:
     print(f"{assignment}: graded {graded.submission or 'nothing'}: {results['score']:g} in {graded.seconds:.1f} s, "
           f"peak {graded.peak_mb:.0f} MB ({graded.own_mb:.0f} MB its own, allowed {graded.room_mb:.0f} MB)" + (f"\nNOT GRADED: {graded.limit}" if graded.limit else "") +
           (f"\n{graded.note}" if graded.note else "") +
+          (f"\n{graded.challenge['message']}" if graded.challenge else "") +
           (f"\nerror: {graded.error}" if graded.error else ""))

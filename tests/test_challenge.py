@@ -210,3 +210,16 @@ def test_the_class_board_ranks_entries_and_lists_the_others(tmp_path):
                                                            ["reference", "the course's: 08's challenge cell as given",
                                                             "36.557"], ["", "c.ipynb", ""]]
     assert (tmp_path / "board.png").stat().st_size > 0
+
+
+def test_a_private_held_out_text_comes_from_the_zip_and_is_tokenized_the_same_way(setup, tmp_path):
+    from seqcourse.data import fetch_file, read_lines
+
+    lines = read_lines(fetch_file("test_2018_flickr.en.gz"))[:40]
+    with zipfile.ZipFile(tmp_path / "08-autograder.zip", "w") as z:
+        z.writestr("challenge/heldout.txt", "\n".join(lines) + "\n\n")
+    private = challenge.held_out({"heldout": "challenge/heldout.txt"}, tmp_path / "08-autograder.zip")
+    assert private["ids"] == setup[1]["ids"][:40] and private["text"] == "a private text"
+    assert course.challenge_heldout({"challenge": {"heldout": str(tmp_path / "08-autograder.zip")}}).is_file()
+    with pytest.raises(SystemExit, match="is not a file"):
+        course.challenge_heldout({"challenge": {"heldout": str(tmp_path / "missing.txt")}})
