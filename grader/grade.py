@@ -76,7 +76,9 @@ def grade_cells(cells: list[str], source: Path, *, timeout: float, memory_mb: fl
         cell_timeout = float(os.environ.get("SEQCOURSE_CELL_TIMEOUT", limits.CELL_TIMEOUT_S))
     graded = Graded("")
     questions, unit = checks.questions(source) if questions is None else questions, checks.load_unit(source)
+    started = time.perf_counter()
     prepared = challenge.prepare(source, submitted)  # before the sandbox: the held-out text's memory is freed by then
+    timeout -= time.perf_counter() - started  # one budget: preparing the challenge counts
     with tempfile.TemporaryDirectory(prefix="public-") as tmp:
         package = checks.extract_package(source, Path(tmp))
         try:
