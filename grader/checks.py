@@ -334,7 +334,7 @@ def contract_broken(broken: list, allowed=()) -> str | None:
         kind = next((k for k, start in ALLOWED_KINDS.items() if str(b.get("what")).startswith(start)), None)
         if target in allowed or b.get("function") in allowed or kind and f"{target}.{kind}" in allowed:
             continue
-        fn, arg, what = (str(b.get(k, ""))[:120] for k in ("function", "argument", "what"))
+        fn, arg, what = (str(b.get(k, ""))[:limit] for k, limit in (("function", 120), ("argument", 120), ("what", 600)))
         if what.startswith("called train()"):
             return (f"{fn} called train() on the caller's {arg}: the caller chooses the mode. It changed nothing here only "
                     f"because {arg} came in training mode; given a model in evaluation mode (as evaluation and decoding "

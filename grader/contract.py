@@ -271,11 +271,10 @@ def _arguments(fn, args, kwargs) -> list[tuple[str, object]]:
 
 
 VARIANTS = {  # a call that kept the contract runs again under each, on copies of what it was given (its check's variants)
-    "contiguity": "given non-contiguous copies of its tensors (the same values in another memory order, as a transposed "
-                  "tensor has)",
-    "float64": "given its floating tensors and modules in float64",
-    "device": "given everything on a GPU (the course's fake CUDA device where there is none)",
-    "fresh": "called on a fresh copy of the module (as constructed, with the same weights) and the same inputs",
+    "contiguity": "given non-contiguous copies of its tensors (the same values in another memory order)",
+    "float64": "given its tensors and modules in float64",
+    "device": "given everything on a GPU (the course's stand-in where there is none)",
+    "fresh": "called on a fresh copy of the module with the same weights",
 }
 VARIANT_SLOWEST_S = 1.0  # a call that took longer does not run again
 VARIANT_LIMIT_S = 10.0   # the longest one variant may run (at least 20 times the call's own time below it); then no verdict
@@ -295,7 +294,7 @@ def _pristine(module, wanted: bool):
     if entry is not None and entry[0]() is module:
         return entry[1]
     try:
-        pristine = copy.deepcopy(module)
+        pristine = _deepcopy(module)
     except Exception:  # noqa: BLE001 - a module that cannot be copied runs no such variant
         pristine = None
     if len(_PRISTINE) > 256:
@@ -344,7 +343,7 @@ def _copied(value, memo: dict, tensor):
             out.requires_grad_()
     elif isinstance(value, (torch.nn.Module, torch.optim.Optimizer, torch.Generator)) or \
             not isinstance(value, type) and is_notebook_code(type(value)):
-        out = copy.deepcopy(value, memo)
+        out = _deepcopy(value, memo)
     elif isinstance(value, (list, tuple)):
         items = [_copied(v, memo, tensor) for v in value]
         out = type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
@@ -354,6 +353,18 @@ def _copied(value, memo: dict, tensor):
         return value
     memo[id(value)] = out
     return out
+
+
+def _deepcopy(value, memo: dict | None = None):
+    """``copy.deepcopy``, tensors of a graph a module keeps on itself (the attention weights of its last call) copied
+    detached (deepcopy refuses them)."""
+    memo = {} if memo is None else memo
+    for m in value.modules() if isinstance(value, torch.nn.Module) else ():
+        for v in vars(m).values():
+            for t in _flat(v):
+                if not t.is_leaf and id(t) not in memo:
+                    memo[id(t)] = t.detach().clone()
+    return copy.deepcopy(value, memo)
 
 
 def _saved_random() -> tuple:
@@ -420,7 +431,7 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
         module = args[0] if args else None
         if pristine is None or _stateful(module, pristine, before):
             return None
-        copy_ = copy.deepcopy(pristine)
+        copy_ = _deepcopy(pristine)
         first = next(iter(module.parameters()), None)
         if first is not None:  # where the caller moved the module since (a buffer not in its state_dict moves too)
             copy_.to(device=first.device, dtype=first.dtype if first.is_floating_point() else None)
@@ -505,9 +516,11 @@ def _modules(value, depth: int = 0) -> list:
 
 
 def _double(module: torch.nn.Module) -> bool:
-    """Whether a module is (or holds) one of a check's own test models: a class the grader defined under a private name
-    (runner.py's op ``define``; the course's references for the notebook's own names are not test models)."""
-    return any(getattr(getattr(f, "__code__", None), "co_filename", "").startswith("<grader:_")
+    """Whether a module is (or holds) one of a check's own test models, a class the grader defined under a private name
+    (runner.py's op ``define``; the course's references for the notebook's own names are not test models), that does
+    not declare ``follows_inputs = True`` (it makes every tensor on its inputs' or weights' device and dtype)."""
+    return any(not getattr(type(m), "follows_inputs", False) and
+               getattr(getattr(f, "__code__", None), "co_filename", "").startswith("<grader:_")
                for m in module.modules() for cls in type(m).__mro__ for f in vars(cls).values())
 
 

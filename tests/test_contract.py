@@ -128,6 +128,33 @@ def noise_forked(x, seed):
     with torch.random.fork_rng():
         torch.manual_seed(seed)
         return x + torch.rand(x.shape)
+def rows_flat(x, w):
+    B, T, D = x.shape
+    return (x.view(B * T, D) @ w).view(B, T, -1)  # merges the caller's dimensions: needs contiguous memory
+def rows_any(x, w):
+    B, T, D = x.shape
+    return (x.reshape(B * T, D) @ w).reshape(B, T, -1)
+def running_sum(x):
+    out = torch.zeros(x.shape)  # float32 and on the CPU whatever x is
+    for t in range(x.shape[1]):
+        out[:, t] = x[:, : t + 1].sum(1)
+    return out
+def running_sum_like(x):
+    return x.cumsum(1)
+def dropped(x):
+    return torch.nn.functional.dropout(x, 0.5) + x.new_zeros(x.shape)  # draws: every variant from the same state
+class Keys(nn.Module):
+    def __init__(self):
+        super().__init__(); self.W_k = nn.Linear(3, 2); self.keys = None
+    def forward(self, k):
+        if self.keys is None:
+            self.keys = self.W_k(k)  # kept from the first call: stale for other keys or weights
+        return self.keys
+class Memory(nn.Module):
+    def __init__(self, past):
+        super().__init__(); self.past = past  # built with a state it extends on every call: state by design
+    def forward(self, x):
+        self.past = torch.cat([self.past, x]); return self.past.sum(0)
 ''')
     contract.wrap_namespace(shell.user_ns)
     contract.take()
@@ -289,3 +316,46 @@ def test_gradients_cleared_inside_a_call_are_seen_even_where_the_model_held_none
     notebook["clean"](torch.ones(3), {}, torch.Generator())
     model(torch.ones(3))  # a call that leaves them alone hands them back as they were: none
     assert contract.take() == [] and all(p.grad is None for p in model.parameters())
+
+
+@pytest.mark.parametrize("name, variant, what", [
+    ("rows_flat", "contiguity", ".view needs contiguous memory"), ("rows_any", None, None),
+    ("running_sum", "float64", "returned torch.float32"), ("running_sum", "device", "on the CPU"),
+    ("running_sum_like", None, None), ("dropped", None, None)])
+def test_calls_run_again_under_variants(notebook, name, variant, what):
+    args = (torch.randn(2, 3, 4, requires_grad=True),) + ((torch.randn(4, 5),) if name.startswith("rows") else ())
+    contract.vary([variant] if variant else contract.VARIANTS)
+    try:
+        state = torch.get_rng_state()
+        got = notebook[name](*args)
+        found = contract.take()
+        assert torch.equal(torch.get_rng_state(), state) or name == "dropped"
+        if name == "dropped":  # the variants' own draws left no trace: the caller's stream continues from the call
+            torch.set_rng_state(state)
+            assert torch.equal(torch.nn.functional.dropout(args[0], 0.5) + 0, got)
+    finally:
+        contract.vary(())
+    assert (found == []) if what is None else (len(found) == 1 and contract.VARIANTS[variant] in found[0]["what"]
+                                                and what in found[0]["what"]), found
+
+
+def test_a_module_called_again_is_compared_with_a_fresh_copy(notebook):
+    contract.vary(["fresh"])
+    try:
+        keys = notebook["Keys"]()
+        keys(torch.randn(4, 3))
+        assert contract.take() == []  # a first call: nothing earlier to be stale
+        keys(torch.randn(4, 3))
+        found = contract.take()
+        assert len(found) == 1 and "from an earlier call" in found[0]["what"], found
+        memory = notebook["Memory"](torch.zeros(1, 3))
+        memory(torch.ones(2, 3))
+        memory(torch.ones(2, 3))  # differs from a fresh copy by design: the state it was built with, extended
+        assert contract.take() == []
+    finally:
+        contract.vary(())
+
+
+def test_variant_failures_read_as_one_message():
+    broken = [{"function": "rows_flat", "argument": "", "what": contract.VARIANTS["contiguity"] + ", it raised RuntimeError: view"}]
+    assert checks.contract_broken(broken).startswith("rows_flat, given non-contiguous copies of its tensors")

@@ -45,6 +45,9 @@ MUTANTS = [
       "out, h_n = torch.rnn_tanh(x, h[None], [self.cell.weight_ih, self.cell.weight_hh, self.cell.bias_ih, self.cell.bias_hh],"
       " True, 1, 0.0, self.training, False, True)\n        return out, h_n[0]\n        outputs = []\n        for t in range(T):\n            h = self.cell(x[:, t], h)",
       "breaks a rule the question states", rule=True),
+    M("q2_rnn", "initial state made in float32 whatever the input (no case of its own: the checks' float64 variant)",
+      "h = x.new_zeros(B, self.hidden_size) if h0 is None else h0",
+      "h = torch.zeros(B, self.hidden_size, device=x.device) if h0 is None else h0", "float64"),
     M("q2_rnn", "hidden state not carried", "h = self.cell(x[:, t], h)",
       "h = self.cell(x[:, t], x.new_zeros(B, self.hidden_size) if h0 is None else h0)", "carried"),
     M("q2_rnn", "batch and time axes swapped", "B, T, _ = x.shape\n        h = x.new_zeros(B, self.hidden_size) if h0 is None else h0\n        outputs = []\n        for t in range(T):\n            h = self.cell(x[:, t], h)",
@@ -146,6 +149,10 @@ MUTANTS = [
     M("q7_lm_loss", "targets not shifted", "inputs, targets = ids[:, :-1], ids[:, 1:]", "inputs, targets = ids, ids", "ids[:, :-1]"),
     M("q7_lm_loss", "shifted the wrong way", "inputs, targets = ids[:, :-1], ids[:, 1:]", "inputs, targets = ids[:, 1:], ids[:, :-1]", "shifted the other way"),
     M("q7_lm_loss", "padding counted in the loss", ", ignore_index=pad_id)", ")", "ignore <pad>"),
+    M("q7_lm_loss", "targets chosen by the lengths with a mask made on the CPU (no case of its own: the checks' GPU variant)",
+      "loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1), ignore_index=pad_id)",
+      "keep = torch.arange(targets.size(1))[None, :] < (batch[1] - 1)[:, None]\n"
+      "    loss = F.cross_entropy(logits[keep], targets[keep])", "a tensor made without device= stayed on the CPU"),
     M("q7_lm_loss", "padding counted in n_tokens", "int((targets != pad_id).sum())", "targets.numel()", "not <pad>"),
     M("q7_lm_loss", "mean of per-sentence means",
       "loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1), ignore_index=pad_id)",

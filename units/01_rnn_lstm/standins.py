@@ -46,6 +46,7 @@ def _twice(fn, layer, x):
 
 
 class _Bigram(torch.nn.Module):
+    follows_inputs = True   # every tensor it makes follows its weights' device and dtype: the checks' variants may use it
     def __init__(self, vocab_size):
         super().__init__()
         self.table = torch.nn.Embedding(vocab_size, vocab_size)

@@ -40,6 +40,13 @@ MUTANTS = [
       "        if self.scaled:\n            query /= math.sqrt(keys.size(-1))\n        scores = torch.bmm(keys, query.unsqueeze(2)).squeeze(2)\n",
       "changed in place"),
     # q2: additive
+    M("q2_additive", "keys flattened with .view (no case of its own: the checks' non-contiguous variant)", "self.W_k(keys))",
+      "self.W_k(keys.view(-1, keys.size(-1))).view(keys.size(0), keys.size(1), -1))", ".view needs contiguous memory"),
+    M("q2_additive", "keys' projection kept on the module from the first call (stale for other keys or weights)",
+      "hidden = torch.tanh(self.W_q(query).unsqueeze(1) + self.W_k(keys))",
+      "if getattr(self, 'projected_keys', None) is None:\n"
+      "            self.projected_keys = self.W_k(keys)\n"
+      "        hidden = torch.tanh(self.W_q(query).unsqueeze(1) + self.projected_keys)", "scores differ"),
     M("q2_additive", "no tanh", "torch.tanh(self.W_q(query).unsqueeze(1) + self.W_k(keys))", "(self.W_q(query).unsqueeze(1) + self.W_k(keys))", "apply tanh"),
     M("q2_additive", "tanh after v_a", ("hidden = torch.tanh(self.W_q(query).unsqueeze(1) + self.W_k(keys))", "return self.v_a(hidden).squeeze(2)"),
       ("hidden = self.W_q(query).unsqueeze(1) + self.W_k(keys)", "return torch.tanh(self.v_a(hidden)).squeeze(2)"), "then tanh, then v_a"),
