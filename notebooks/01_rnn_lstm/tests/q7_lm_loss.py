@@ -3,10 +3,11 @@ OK_FORMAT = True
 test = {   'name': 'q7_lm_loss',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> _Bigram = define('_Bigram', '\\nimport torch\\nclass _Bigram(torch.nn.Module):\\n    def __init__(self, vocab_size):\\n        "
-                                               'super().__init__()\\n        self.table = torch.nn.Embedding(vocab_size, vocab_size)\\n    def forward(self, tokens, state=None):\\n        if state '
-                                               'is None:   # the documented interface: (logits, (h_T, c_T)), each state (B, H)\\n            h = self.table.weight.new_zeros(tokens.size(0), '
-                                               "1)\\n            state = (h, h)\\n        return self.table(tokens), state\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _Bigram = define(\'_Bigram\', "\\nimport torch\\nclass _Bigram(torch.nn.Module):\\n    follows_inputs = True   # every tensor it makes follows its '
+                                               "weights' device and dtype: the checks' variants may use it\\n    def __init__(self, vocab_size):\\n        super().__init__()\\n        self.table = "
+                                               'torch.nn.Embedding(vocab_size, vocab_size)\\n    def forward(self, tokens, state=None):\\n        if state is None:   # the documented interface: '
+                                               '(logits, (h_T, c_T)), each state (B, H)\\n            h = self.table.weight.new_zeros(tokens.size(0), 1)\\n            state = (h, h)\\n        return '
+                                               'self.table(tokens), state\\n")  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _m = _Bigram(9)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _ids = torch.tensor([[2, 5, 6, 7, 3], [2, 8, 3, 0, 0]])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
@@ -22,10 +23,11 @@ test = {   'name': 'q7_lm_loss',
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
-                                               ">>> _Bigram = define('_Bigram', '\\nimport torch\\nclass _Bigram(torch.nn.Module):\\n    def __init__(self, vocab_size):\\n        "
-                                               'super().__init__()\\n        self.table = torch.nn.Embedding(vocab_size, vocab_size)\\n    def forward(self, tokens, state=None):\\n        if state '
-                                               'is None:   # the documented interface: (logits, (h_T, c_T)), each state (B, H)\\n            h = self.table.weight.new_zeros(tokens.size(0), '
-                                               "1)\\n            state = (h, h)\\n        return self.table(tokens), state\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _Bigram = define(\'_Bigram\', "\\nimport torch\\nclass _Bigram(torch.nn.Module):\\n    follows_inputs = True   # every tensor it makes follows its '
+                                               "weights' device and dtype: the checks' variants may use it\\n    def __init__(self, vocab_size):\\n        super().__init__()\\n        self.table = "
+                                               'torch.nn.Embedding(vocab_size, vocab_size)\\n    def forward(self, tokens, state=None):\\n        if state is None:   # the documented interface: '
+                                               '(logits, (h_T, c_T)), each state (B, H)\\n            h = self.table.weight.new_zeros(tokens.size(0), 1)\\n            state = (h, h)\\n        return '
+                                               'self.table(tokens), state\\n")  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> exec('\\nimport torch\\ndef _reference_lm_loss(table, ids, pad_id=0):\\n    logp = torch.log_softmax(table.double(), -1)\\n    total, count = 0.0, "
                                                '0\\n    for b in range(ids.shape[0]):\\n        for t in range(ids.shape[1] - 1):\\n            target = int(ids[b, t + 1])\\n            if target != '
                                                "pad_id:\\n                total = total - logp[int(ids[b, t]), target]\\n                count += 1\\n    return total / count\\n')  # doctest: "
