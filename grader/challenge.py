@@ -11,9 +11,9 @@ tokenized here as notebook 06 prepares every split, in a child process (:func:`h
 from the training captions, as the notebook learns it), and sent in batches; the sandbox returns logits and this side
 computes the loss with the course's own ``next_token_nll`` and notebook 06's perplexity per word. The first batch, and
 a random quarter of the others, is first sent with its rows' tails replaced by random tokens (from a random position
-on): a model whose logits before that position change with the tail looks ahead, and gets no entry. A call that runs past :data:`CALL_LIMIT_S` stops the
-entry (the sandbox interrupts it, or is killed): the model is too slow to evaluate. Everything here runs after the
-notebook's questions were scored and costs only the challenge's entry.
+on): a model whose logits before that position change with the tail looks ahead, and gets no entry. A call that runs
+past :data:`CALL_LIMIT_S` stops the entry (the sandbox interrupts it, or is killed): the model is too slow to evaluate.
+Everything here runs after the notebook's questions were scored and costs only the challenge's entry.
 """
 
 from __future__ import annotations
@@ -33,9 +33,10 @@ from pathlib import Path
 import torch
 
 from seqcourse import challenge as rules
-from seqcourse.data import SPLITS
+from seqcourse.data import SPLITS, default_data_dir
 
 from .remote import RemoteError, SandboxError
+from .submission import SUFFIXES, settings, student_key
 
 SUFFIX = ".safetensors"
 MAX_HEADER = 2**20                                  # bytes of a safetensors header
@@ -76,8 +77,6 @@ def find_checkpoint(submitted: Path) -> tuple[bytes | None, str]:
                         return f.read(MAX_FILE + 1), found[0].filename
         except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as e:
             return None, f"{submitted.name} could not be read ({type(e).__name__})"
-    from .submission import SUFFIXES, student_key
-
     here = list(submitted.parent.iterdir()) if submitted.parent.is_dir() else []
     notebooks = {student_key(p) for p in here if p.suffix.lower() in SUFFIXES}
     found = sorted((p for p in here if p.suffix.lower() == SUFFIX and p.is_file()), key=lambda p: p.stat().st_mtime)
@@ -168,10 +167,10 @@ def entry_facts(tensors: dict[str, torch.Tensor], meta: dict[str, str], tokenize
 
 
 # -- the held-out text, tokenized in a child process (its memory is freed before the sandbox needs room) -----------
-def held_out(settings: dict, source: Path) -> dict:
-    """{ids: <sos> ... <eos> per sentence, n_words, tokenizer, text}: the held-out text as notebook 06 prepares a split,
-    cached in the data folder by the text's sha256."""
-    private = settings.get("heldout")
+def held_out(config: dict, source: Path) -> dict:
+    """{ids: <sos> ... <eos> per sentence, n_words, tokenizer, text}: the held-out text (``config``: grading.json's
+    ``challenge``) as notebook 06 prepares a split, cached in the data folder by the text's sha256."""
+    private = config.get("heldout")
     if private and source.is_dir():
         text = (source / private).read_bytes()
     elif private:
@@ -179,9 +178,8 @@ def held_out(settings: dict, source: Path) -> dict:
             text = z.read(private)
     else:
         text = None
-    key = hashlib.sha256((text or rules.HELD_OUT.encode()) + f"{rules.FORMAT} {rules.VOCAB_SIZE}".encode()).hexdigest()[:16]
-    from seqcourse.data import default_data_dir
-
+    code = b"".join(p.read_bytes() for p in (Path(rules.__file__), Path(rules.__file__).with_name("gpt.py"), Path(__file__)))
+    key = hashlib.sha256((text or rules.HELD_OUT.encode()) + code).hexdigest()[:16]  # the text and how it is tokenized
     cache = default_data_dir() / f"challenge-{key}.json"
     if not cache.is_file():
         with tempfile.TemporaryDirectory() as tmp:
@@ -194,7 +192,9 @@ def held_out(settings: dict, source: Path) -> dict:
             if proc.returncode != 0:
                 raise RuntimeError(f"the held-out text could not be prepared: {proc.stderr.strip()[-300:]}")
             cache.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(out, cache)
+            partial = cache.with_suffix(f".{os.getpid()}.part")  # beside the cache: os.replace is atomic there
+            partial.write_bytes(out.read_bytes())
+            os.replace(partial, cache)
     return json.loads(cache.read_text())
 
 
@@ -244,19 +244,17 @@ def prepare(source: Path, submitted: Path | None) -> dict | None:
     """What the challenge needs before the sandbox starts (None when this autograder has no challenge): the
     checkpoint read and checked, and the held-out text tokenized (only for a submission with a checkpoint), or why
     there is no entry."""
-    from .submission import settings as read_settings
-
-    settings = read_settings(source).get("challenge")
-    if settings is None:
+    config = settings(source).get("challenge")
+    if config is None:
         return None
-    out = {"points": float(settings.get("points", 0)), "name": ""}
+    out = {"points": float(config.get("points", 0)), "name": ""}
     try:
         data, out["name"] = find_checkpoint(submitted) if submitted is not None else (None, "no submission")
         if data is None:
             out["refused"] = f"No challenge entry: {out['name']}."
             return out
         tensors, meta = read_checkpoint(data)
-        heldout = held_out(settings, source)
+        heldout = held_out(config, source)
         out.update(entry_facts(tensors, meta, heldout["tokenizer"]), tensors=tensors, heldout=heldout)
     except Refused as e:
         out["refused"] = f"No challenge entry ({out['name'] or 'checkpoint'}): {e}"
