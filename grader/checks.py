@@ -37,10 +37,10 @@ from pathlib import Path
 import torch
 
 from seqcourse.checking import shown, todo_in_cells
+from seqcourse.contract import VARIANTS, variant_message, variant_problems
 from seqcourse.testing import standin_definitions, standin_requires
 
 from . import limits
-from .contract import VARIANTS
 from .feedback import PART_NOTE
 from .remote import RemoteError, SandboxError
 from .sandbox import Sandbox
@@ -72,7 +72,7 @@ class CaseResult:
     message: str = ""
     rule_broken: bool = False
     stopped: bool = False  # the student's code ran past its time limit (or the grading stopped)
-    calls: list = field(default_factory=list)  # a hidden case's calls into the notebook's code (grader/contract.py)
+    calls: list = field(default_factory=list)  # a hidden case's calls into the notebook's code (seqcourse/contract.py)
     seconds: float = 0.0
 
 
@@ -318,12 +318,11 @@ def _message(e: BaseException, case: Case) -> str:
     return text + (f"\n{case.failure_message}" if case.failure_message else "")
 
 
-VARIANT_STARTS = set(VARIANTS.values())  # how grader/contract.py words a call that went wrong when run again under a variant
-ALLOWED_KINDS = {"grad": "its gradients", "train()": "called train()"}  # kind: how grader/contract.py words it
+ALLOWED_KINDS = {"grad": "its gradients", "train()": "called train()"}  # kind: how seqcourse/contract.py words it
 
 
 def contract_broken(broken: list, allowed=()) -> str | None:
-    """What a student reads when calls into their code broke the contract (grader/contract.py: the caller's
+    """What a student reads when calls into their code broke the contract (seqcourse/contract.py: the caller's
     arguments unchanged, global random generators not reseeded) beyond what the question ``allowed``
     (``MAY_CHANGE`` of its checks module: "function.argument", "function", or "function.argument.KIND" for one
     kind of change, :data:`ALLOWED_KINDS`); None when nothing was."""
@@ -342,8 +341,8 @@ def contract_broken(broken: list, allowed=()) -> str | None:
         if what.startswith("reseeded"):
             return (f"{fn} {what}: a function must continue the caller's random state, never reseed it (seed once, "
                     "outside, or draw from the generator it is given)")
-        if what.startswith(tuple(VARIANT_STARTS)):
-            return f"{fn}, {what}"
+        if variant_problems([b]):
+            return variant_message(b)
         if what.startswith("changed a global setting"):
             return (f"{fn} {what}: a call must leave torch's global settings as it found them (a `with torch.no_grad():` "
                     "block ends by itself; give dtypes to the tensors you make instead of changing the default)")
@@ -469,10 +468,10 @@ class StandIns:
 
 def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0, allowed=(), variants=()) -> CaseResult:
     """Execute one case's doctest examples in ``env``; output must match what the test expects. A hidden case
-    also fails when a call it made into the notebook's code broke the contract (:func:`contract_broken`), or went
-    wrong when run again under one of ``variants`` (grader/contract.py's VARIANTS)."""
+    also fails when a call it made into the notebook's code broke the contract (:func:`contract_broken`); any case,
+    when one went wrong run again under one of ``variants`` (seqcourse/contract.py's VARIANTS)."""
     try:
-        sb.request("seed", seed=seed, variants=list(variants) if case.hidden else [])
+        sb.request("seed", seed=seed, variants=list(variants))
         torch.manual_seed(seed)
         for ex in doctest.DocTestParser().get_examples(case.code):
             out = io.StringIO()
@@ -486,15 +485,15 @@ def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0, allowed=(), vari
     except Exception as e:  # noqa: BLE001 - any failure of a case is that case's result
         stopped = isinstance(e, SandboxError) or isinstance(e, RemoteError) and e.kind == "TimeLimit"
         return CaseResult(case, False, _message(e, case), stopped=stopped)
-    if case.hidden:
-        try:
-            broken, calls = contract_broken(sb.request("contract"), allowed), sb.request("calls")
-        except (SandboxError, RemoteError) as e:
-            broken, calls = str(e), []
-        if broken:
-            return CaseResult(case, False, broken)
-        return CaseResult(case, True, calls=calls if isinstance(calls, list) else [])
-    return CaseResult(case, True)
+    try:
+        found, calls = sb.request("contract"), sb.request("calls")
+        # a public check keeps only its variants: what the student's own grader.check runs (seqcourse/checking.py)
+        broken = contract_broken(found if case.hidden else variant_problems(found), allowed)
+    except (SandboxError, RemoteError) as e:
+        broken, calls = str(e), []
+    if broken:
+        return CaseResult(case, False, broken)
+    return CaseResult(case, True, calls=calls if case.hidden and isinstance(calls, list) else [])
 
 
 def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str], unit: Unit | None,

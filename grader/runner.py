@@ -23,7 +23,7 @@ import sys
 import traceback
 import types
 
-import contract  # beside this file in the sandbox, as is wire (grader/sandbox.py copies them there)
+import contract  # seqcourse/contract.py, beside this file in the sandbox, as is wire (grader/sandbox.py copies them there)
 import wire
 
 # Objects handed to the trusted side by reference (modules, functions, instances): id -> object.

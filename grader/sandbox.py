@@ -29,11 +29,14 @@ from pathlib import Path
 
 import psutil
 
+from seqcourse import contract
+
 from . import isolation, limits, wire
 from .remote import Remote, SandboxError, ref_of, remote_error_class
 
 HERE = Path(__file__).resolve().parent
-RUNNER_FILES = ("runner.py", "wire.py", "contract.py")
+RUNNER_FILES = (HERE / "runner.py", HERE / "wire.py", Path(contract.__file__))  # the contract is the helper package's: the
+# student's own grader.check runs its variants too (seqcourse/checking.py)
 # modules a notebook imports that checks may use (always this process's copy, never the sandbox's)
 MODULES = {"math", "time", "random", "itertools", "collections", "functools", "re", "string", "torch", "torch.nn",
            "torch.nn.functional", "numpy", "seqcourse", "matplotlib.pyplot"}
@@ -66,7 +69,7 @@ class Sandbox:
         runner = self.dir / "runner"
         runner.mkdir()
         for f in RUNNER_FILES:
-            shutil.copy(HERE / f, runner / f)
+            shutil.copy(f, runner / f.name)
         self.log = open(self.dir / "log.txt", "wb")
         self.started = time.perf_counter()  # one budget for the whole grading, restarts included
         self._start()

@@ -13,7 +13,8 @@ The rules, shared by both sides (grader/checks.py's ``report`` uses them too):
 In the student's notebook the build writes Otter's init cell as
 ``grader = short_messages(otter.Notebook("NN_topic.ipynb"))``: :func:`short_messages` gives Otter's
 notebook object this module's ``check``, which runs the public test file's cases like the trusted grader
-does (grader/checks.py: ``run_case``) and returns a result whose text is the short one. Everything else is
+does (grader/checks.py: ``run_case``), every call into the notebook's code also under the grader's variants
+(seqcourse/contract.py: ``varied``), and returns a result whose text is the short one. Everything else is
 Otter's: finding the test files (./tests, also on Colab), its log, ``check_all``, ``export``.
 """
 
@@ -32,6 +33,8 @@ import sys
 import textwrap
 
 import torch
+
+from seqcourse import contract
 
 NOT_ANSWERED = "not answered yet — fill in the TODO"
 FIRST_FIRST = "fix the first failure first"
@@ -262,7 +265,11 @@ def _otter_classes() -> dict:
             with torch.random.fork_rng(), hide_outputs():  # the notebook's own random state is left as it was
                 state = random.getstate()
                 for i, case in enumerate(self.test_cases, 1):
-                    message = run_case(case.body, dict(global_environment), f"<{self.name} check {i}>")
+                    env = dict(global_environment)
+                    with contract.varied(env) as varied:  # its calls also run under the grader's variants
+                        message = run_case(case.body, env, f"<{self.name} check {i}>")
+                    if message is None and varied:
+                        message = contract.variant_message(varied[0])
                     if message is not None and case.failure_message:
                         message += f"\n{case.failure_message}"
                     self.test_case_results.append(TestCaseResult(case, message or "passed", message is None))

@@ -1,4 +1,4 @@
-"""The call contract (grader/contract.py) that every call a hidden check makes into the notebook's own code keeps:
+"""The call contract (seqcourse/contract.py) that every call a hidden check makes into the notebook's own code keeps:
 the caller's arguments unchanged, modules left in their mode, global random generators not reseeded, unless the
 question declares otherwise (MAY_CHANGE in its checks module). In process on a small notebook, then through the
 grading path on notebook 01, whose checks have no case of their own for any of the three bugs."""
@@ -17,9 +17,7 @@ from conftest import ROOT
 from course import master_path
 from grader import checks
 
-sys.path.insert(0, str(ROOT / "grader"))
-import contract  # noqa: E402 - runs beside runner.py in the sandbox; imported here as the sandbox does
-
+from seqcourse import contract  # runs beside grader/runner.py in the sandbox, and in the student's kernel
 
 @pytest.fixture(scope="module")
 def notebook():

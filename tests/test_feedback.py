@@ -167,3 +167,22 @@ def test_grader_check_in_a_kernel(tmp_path):
     assert "both biases" in wrong and "largest difference at" in wrong and len(wrong.splitlines()) <= 4, wrong
     assert not any(t in wrong for t in TRANSCRIPT)
     assert every.count(NOT_ANSWERED) == 6 and "q1_rnn_cell: public check 1 failed" in every, every
+
+
+def test_grader_check_runs_the_graders_variants(monkeypatch):
+    """The student's own grader.check runs every call into the notebook's code under the grader's variants too
+    (seqcourse/contract.py: varied): a bug no public check was written for shows before submitting, and a correct
+    answer passes."""
+    nb = "01_rnn_lstm"
+    monkeypatch.chdir(ROOT / "units" / nb)
+    cells = graded_cells(master_path(nb))
+    (mutant,) = [m for m in mutants(nb) if m.name.startswith("initial state made in float32")]
+    (at,) = [i for i, (q, solution, _) in enumerate(cells) if q == mutant.question and solution]
+    for bug in (False, True):
+        ns = {"__name__": "__main__"}
+        run_cells(ns, [mutated(s, mutant) if bug and i == at else s for i, (_, _, s) in enumerate(cells[:at + 1])])
+        test = check(nb, mutant.question, ns)
+        assert test.passed_all is not bug, test.summary()
+        if bug:
+            assert "given its tensors and modules in float64" in test.summary(), test.summary()
+    assert not any(getattr(v, "__course_contract__", False) for v in vars(ns["RNN"]).values())  # put back after

@@ -71,7 +71,7 @@ def test_reference_solution_passes(master, nb, question):
     # inside in either mode); constructors and declared changes aside
     allowed = getattr(master(nb).unit.checks, "MAY_CHANGE", {}).get(question, ())
     calls = [c for r in test.results for c in r.calls]
-    assert calls, "no hidden case calls the notebook's code through the call contract (grader/contract.py)"
+    assert calls, "no hidden case calls the notebook's code through the call contract (seqcourse/contract.py)"
     modes: dict = {}
     for call in (c for c in calls if c["argument"] is not None):
         if ".__init__" not in call["function"] and call["function"] not in allowed and f"{call['function']}.{call['argument']}" not in allowed:

@@ -9,7 +9,7 @@ import math
 
 import torch
 
-# what a question's answer may change of what it is given (grader/contract.py): a backward() through the layer leaves
+# what a question's answer may change of what it is given (seqcourse/contract.py): a backward() through the layer leaves
 # gradients on its weights; the text asks only that x and the layer's requires_grad and mode stay as they were
 MAY_CHANGE = {"q5_early_grad": ("early_gradient_norm.layer.grad",)}
 

@@ -12,7 +12,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-# what a question's answer may change of what it is given (grader/contract.py: otherwise every call leaves the caller's
+# what a question's answer may change of what it is given (seqcourse/contract.py: otherwise every call leaves the caller's
 # objects as it found them): translate's given code puts the model in evaluation mode, as the notebook states
 MAY_CHANGE = {"q6_translate": ("translate.model",)}
 

@@ -10,7 +10,7 @@ import math
 import torch
 import torch.nn as nn
 
-# what a question's answer may change of what it is given (grader/contract.py): accumulate_gradients leaves its result
+# what a question's answer may change of what it is given (seqcourse/contract.py): accumulate_gradients leaves its result
 # in the model's .grad, as the text asks, and may call model.train() as a training step often does
 MAY_CHANGE = {"q5_accumulate": ("accumulate_gradients.model.grad", "accumulate_gradients.model.train()")}
 

@@ -1,6 +1,7 @@
 """The contract every call into a student's code keeps unless its question says otherwise, checked on every call
-(runs in the sandbox beside runner.py, which installs it before the notebook runs and wraps the notebook's own
-functions and classes once its cells have run).
+(runs in the sandbox beside grader/runner.py, which installs it before the notebook runs and wraps the notebook's own
+functions and classes once its cells have run; in the student's own kernel, seqcourse/checking.py runs the public
+checks' calls under its variants, :func:`varied`).
 
 The outermost call into the notebook's code (a check's call, or a stand-in's) records what it broke:
 - the caller's arguments changed: a tensor's values, shape, dtype or requires_grad; a list, tuple or dict's
@@ -30,6 +31,7 @@ import contextlib
 import copy
 import functools
 import inspect
+import os
 import random
 import signal
 import sys
@@ -51,6 +53,11 @@ _variants: frozenset = frozenset()  # the variants the running check runs its ca
 _varying = False  # while a call runs again under a variant: nothing it does is recorded
 
 
+def in_cell(filename: str) -> bool:
+    """Whether code comes from a notebook cell (IPython's name for a cell's code, and ipykernel's: Jupyter, Colab)."""
+    return "ipython-input" in filename or f"{os.sep}ipykernel_" in filename
+
+
 def is_notebook_code(obj) -> bool:
     """A function (or a class with a method) written in one of the notebook's cells, decorated or not (a
     ``@torch.no_grad()`` function is torch's wrapper around the notebook's)."""
@@ -59,7 +66,7 @@ def is_notebook_code(obj) -> bool:
             obj = inspect.unwrap(obj)
         except ValueError:  # a cycle of __wrapped__
             return False
-        return inspect.isfunction(obj) and "ipython-input" in obj.__code__.co_filename
+        return inspect.isfunction(obj) and in_cell(obj.__code__.co_filename)
     if isinstance(obj, type):
         return any(is_notebook_code(v) for v in vars(obj).values() if inspect.isfunction(v))
     return False
@@ -246,7 +253,12 @@ def _changes(before, value, buffers: bool = True) -> list[str]:
     return [c for b, v in zip(before[2], items) for c in _changes(b, v)]
 
 
+_recorded = 0  # every record, also one already in BROKEN: whether a call broke the contract
+
+
 def _record(function: str, argument: str, what: str) -> None:
+    global _recorded
+    _recorded += 1
     entry = {"function": function, "argument": argument, "what": what}
     if entry not in BROKEN and len(BROKEN) < 20:
         BROKEN.append(entry)
@@ -588,7 +600,7 @@ def checked(fn, name: str, owner=None, like=None):
                 CALLS.append(entry)
         vary = bool(_variants) and not _varying
         if vary:
-            recorded, random_before, start = len(BROKEN), _saved_random(), time.perf_counter()
+            recorded, random_before, start = _recorded, _saved_random(), time.perf_counter()
             pristine = _pristine(args[0], "fresh" in _variants) if owner is not None and like is not None and args else None
             held = _attributes(args[0]) if pristine is not None else {}
         _depth += 1
@@ -614,7 +626,7 @@ def checked(fn, name: str, owner=None, like=None):
             for p, zero in zeros:  # untouched: handed back as the caller had it, without a gradient
                 if p.grad is zero and not bool(zero.any()):
                     p.grad = None
-        if vary and len(BROKEN) == recorded:  # a call that broke the contract already fails its check
+        if vary and _recorded == recorded:  # a call that broke the contract already fails its check
             _vary(name, fn, args, kwargs, result, random_before, time.perf_counter() - start, pristine, held)
         return result
 
@@ -622,27 +634,73 @@ def checked(fn, name: str, owner=None, like=None):
     return call
 
 
-def wrap_class(cls: type) -> None:
-    """The notebook's class: its instances' calls (a module's forward), constructor and public methods, checked."""
+def wrap_class(cls: type, undo: list | None = None) -> None:
+    """The notebook's class: its instances' calls (a module's forward), constructor and public methods, checked;
+    ``undo`` collects what puts the class back."""
     if vars(cls).get(_MARK):
         return
     for attr, value in list(vars(cls).items()):
         if inspect.isfunction(value) and is_notebook_code(value) and (attr == "__init__" or not attr.startswith("_")):
-            setattr(cls, attr, checked(value, f"{cls.__name__}.{attr}", cls))
+            _set(cls, attr, checked(value, f"{cls.__name__}.{attr}", cls), undo)
     if callable(getattr(cls, "__call__", None)) and issubclass(cls, torch.nn.Module):
-        setattr(cls, "__call__", checked(torch.nn.Module.__call__, cls.__name__, cls, like=getattr(cls, "forward", None)))
-    setattr(cls, _MARK, True)
+        _set(cls, "__call__", checked(torch.nn.Module.__call__, cls.__name__, cls, like=getattr(cls, "forward", None)), undo)
+    _set(cls, _MARK, True, undo)
 
 
-def wrap_namespace(ns: dict) -> None:
-    """Every function and class the notebook's cells defined, checked (stand-ins and imports are not)."""
+def _set(cls: type, attr: str, value, undo: list | None) -> None:
+    if undo is not None:
+        old = vars(cls).get(attr, _MISSING)
+        undo.append(lambda: delattr(cls, attr) if old is _MISSING else setattr(cls, attr, old))
+    setattr(cls, attr, value)
+
+
+_MISSING = object()
+
+
+def wrap_namespace(ns: dict, undo: list | None = None) -> None:
+    """Every function and class the notebook's cells defined, checked (stand-ins and imports are not); ``undo``
+    collects what puts its classes back (``ns`` itself keeps the wrapped functions)."""
     for name, value in list(ns.items()):
         if name.startswith("_") or not is_notebook_code(value):
             continue
         if isinstance(value, type):
-            wrap_class(value)
+            wrap_class(value, undo)
         elif inspect.isfunction(value):
             ns[name] = checked(value, name)
+
+
+@contextlib.contextmanager
+def varied(env: dict, variants=tuple(VARIANTS)):
+    """In the student's own kernel (seqcourse/checking.py), while one public check runs in ``env`` (its copy of the
+    notebook's namespace): the notebook's functions and classes in ``env`` wrapped, their calls run again under
+    ``variants`` as the grader runs them; yields a list that holds, after the block, the variants that went wrong
+    (:func:`variant_problems` words them). The classes are put back after; only the variants are kept, not the rest
+    of the contract (the grader's public checks keep only them too)."""
+    undo: list = []
+    wrap_namespace(env, undo)
+    vary(variants)
+    take()
+    found: list = []
+    try:
+        yield found
+    finally:
+        found += variant_problems(take())
+        take(CALLS)
+        vary(())
+        for put_back in reversed(undo):
+            put_back()
+
+
+def variant_problems(broken) -> list[dict]:
+    """The records of ``broken`` (what :func:`take` returned, or the sandbox's answer to op ``contract``) that are
+    variants gone wrong."""
+    return [b for b in broken if isinstance(b, dict) and str(b.get("what", "")).startswith(tuple(VARIANTS.values()))] \
+        if isinstance(broken, list) else []
+
+
+def variant_message(record: dict) -> str:
+    """What a student reads about a call that went wrong under a variant (the grader's checks and ``grader.check``)."""
+    return f"{str(record.get('function', ''))[:120]}, {str(record.get('what', ''))[:600]}"
 
 
 def _reseeds(module, attr: str, label: str) -> None:
@@ -652,7 +710,7 @@ def _reseeds(module, attr: str, label: str) -> None:
     def seed(*args, **kwargs):
         if _depth and not _varying:
             frame = inspect.currentframe().f_back
-            where = frame.f_code.co_name if frame is not None and "ipython-input" in frame.f_code.co_filename else "your code"
+            where = frame.f_code.co_name if frame is not None and in_cell(frame.f_code.co_filename) else "your code"
             if _reseeded is not None:
                 _reseeded.append(f"reseeded {label}")
             else:
@@ -666,7 +724,7 @@ def _reads_training(frame) -> bool:
     """Whether the notebook's code on the stack from ``frame`` out reads a ``.training`` flag (``was =
     model.training``): a bare ``train()`` after its own ``eval()`` is then taken as restoring the mode it found."""
     while frame is not None:
-        if "ipython-input" in frame.f_code.co_filename and "training" in frame.f_code.co_names:
+        if in_cell(frame.f_code.co_filename) and "training" in frame.f_code.co_names:
             return True
         frame = frame.f_back
     return False
