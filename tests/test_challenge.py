@@ -11,7 +11,6 @@ import sys
 import zipfile
 from pathlib import Path
 
-import nbformat
 import pytest
 import torch
 
@@ -100,22 +99,19 @@ def test_the_graders_held_out_text_is_test_2018_tokenized_as_notebook_06_does(se
     assert heldout["n_words"] == sum(len(s) + 1 for s in words) and heldout["tokenizer"] == rules.tokenizer_id(data.bpe)
 
 
-def test_the_reference_models_entry_on_gradescope_is_the_notebooks_own_perplexity_per_word(setup):
-    """The Gradescope entry (python -m grader --gradescope) on an autograder holding only the challenge: the 08
-    solution's cells run in the sandbox, its ModernDecoder holds the submitted weights, results.json has the board."""
+def test_the_gradescope_entry_scores_the_notebooks_own_model_and_leaves_its_questions_alone(course_build, setup):
+    """08's own autograder zip, run as on Gradescope (python -m grader --gradescope) on its solution with a checkpoint:
+    every question at full marks, a visible test "Challenge", and the leaderboard's perplexity is the notebook's own
+    evaluation of the same weights on the same text. (Without a checkpoint: tests/test_course.py grades the same
+    solution at full marks with the challenge on.)"""
+    from grader.checks import questions
+
     data, heldout, _, ns, folder = setup
-    base = folder / "gradescope"
-    shutil.copytree(folder / "source", base / "source")
-    (base / "source" / "otter_config.json").write_text(json.dumps({"assignment_name": NB}))
-    (base / "source" / "tests").mkdir()
-    (base / "source" / "unit").mkdir()
-    for f in ("checks.py", "standins.py"):
-        (base / "source" / "unit" / f).write_text("")
-    shutil.copytree(ROOT / "seqcourse", base / "source" / "files" / "seqcourse", ignore=shutil.ignore_patterns("__pycache__"))
-    (base / "submission").mkdir(parents=True)
-    cells = [nbformat.v4.new_code_cell(src) for _, _, src in course.graded_cells(course.master_path(NB))]
-    nbformat.write(nbformat.v4.new_notebook(cells=cells, metadata={"otter": {"assignment_name": NB}}),
-                   base / "submission" / f"{NB}.ipynb")
+    built, base = course_build[NB], folder / "gradescope"
+    with zipfile.ZipFile(built.autograder_zip) as z:
+        z.extractall(base / "source")
+    (base / "submission").mkdir()
+    shutil.copy(built.solution_nb, base / "submission" / f"{NB}.ipynb")
     model, config = _model(ns, data)
     with torch.no_grad():                                # weights other than the initial ones: a scaled embedding
         model.tok_emb.weight.mul_(3)
@@ -131,20 +127,26 @@ def test_the_reference_models_entry_on_gradescope_is_the_notebooks_own_perplexit
     assert board["Parameters"]["value"] == sum(p.numel() for p in model.parameters())
     assert board["Training tokens"]["value"] == 431_765
     (test,) = [t for t in results["tests"] if t["name"] == "Challenge"]
-    assert test["score"] == 1.0 and test["visibility"] == "visible" and "perplexity per word" in test["output"], test
+    assert test["visibility"] == "visible" and "perplexity per word" in test["output"], test
+    assert results["score"] == sum(q.points for q in questions(built.autograder_zip))   # the challenge's points: 0
+
+
+class _RunsCode:
+    """Unpickled, it would create the file ``path``."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
 
 
 def test_bad_checkpoints_get_no_entry_and_say_why(setup):
     data, _, _, ns, folder = setup
     marker = folder / "pwned"
-
-    class RunsCode:
-        def __reduce__(self):
-            return (open, (str(marker), "w"))
-
     model, config = _model(ns, data)
     good = _saved(folder, model, config, data, "good.safetensors").read_bytes()
-    cases = {"pickle": pickle.dumps({"tok_emb.weight": RunsCode()}), "corrupt": good[:8] + b"x" * 12 + good[20:],
+    cases = {"pickle": pickle.dumps({"tok_emb.weight": _RunsCode(str(marker))}), "corrupt": good[:8] + b"x" * 12 + good[20:],
              "cut short": good[:-100]}
     buffer = io.BytesIO()
     torch.save(model.state_dict(), buffer)
