@@ -22,6 +22,7 @@ import hashlib
 import json
 import math
 import os
+import secrets
 import struct
 import subprocess
 import sys
@@ -287,12 +288,13 @@ def _call(sb, logits_fn, model, ids: torch.Tensor, deadline: float) -> torch.Ten
     return logits
 
 
-def evaluate(sb, logits_fn, model, heldout: dict, deadline: float, seed: int = 0) -> float:
-    """Perplexity per word of ``model`` (a Remote) on the held-out ids, checking causality on every batch first."""
+def evaluate(sb, logits_fn, model, heldout: dict, deadline: float, seed: int | None = None) -> float:
+    """Perplexity per word of ``model`` (a Remote) on the held-out ids, probing causality first (module docstring) where
+    ``seed`` (default: a new one each time, so that no model can know which batches are probed) says."""
     from seqcourse.gpt import PAD_ID, next_token_nll
     from seqcourse.text import BucketBatches
 
-    g = torch.Generator().manual_seed(seed)
+    g = torch.Generator().manual_seed(secrets.randbits(63) if seed is None else seed)
     total = 0.0
     for i, (ids, lengths) in enumerate(BucketBatches(heldout["ids"], BATCH, shuffle=False)):
         if time.perf_counter() > deadline:
@@ -312,7 +314,7 @@ def evaluate(sb, logits_fn, model, heldout: dict, deadline: float, seed: int = 0
             scale = max(1.0, float(logits.abs().max()))
             if float((probe - logits).abs()[before].max()) > CAUSAL_TOL * scale:
                 raise Refused("the model looks ahead: its logits at a position changed when only later tokens "
-                              "changed (a causal model's cannot)")
+                              "changed (a causal model's cannot, unless it is not deterministic in eval mode)")
         total += float(next_token_nll(lambda _: logits, ids, PAD_ID).double().sum())
     return math.exp(total / heldout["n_words"])
 
