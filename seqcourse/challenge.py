@@ -1,5 +1,5 @@
-"""Notebook 08's class challenge: its rules, the course's tokenizer and held-out text, and :func:`save`, which writes
-the file a student submits. The course's grader (grader/challenge.py) reads that file without running anything in
+"""Notebook 08's class challenge: its limits, the course's tokenizer size and held-out split, and :func:`save`, which
+writes the file a student submits. The course's grader (grader/challenge.py) reads that file without running anything in
 it, builds the notebook's own model class from the configuration saved with it, and measures per-word perplexity
 on held-out English text that no notebook trains or evaluates on."""
 

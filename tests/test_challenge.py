@@ -34,6 +34,12 @@ class LooksAhead(ModernDecoder):
         return super().forward(ids) + 5 * F.one_hot(ahead, self.tok_emb.num_embeddings)
 
 
+class TiedHead(ModernDecoder):                                         # an output layer sharing the embedding
+    def __init__(self, **config):
+        super().__init__(**config, tied=False)
+        self.lm_head.weight = self.tok_emb.weight
+
+
 class Slow(ModernDecoder):
     def forward(self, ids):
         time.sleep(60)
@@ -183,6 +189,19 @@ def test_a_model_that_looks_ahead_or_is_too_slow_gets_no_entry(setup, monkeypatc
     slow = _saved(folder, ahead, config, data, "slow.safetensors", model_class="Slow")
     message = _score(setup, slow)["message"]
     assert "too slow to evaluate" in message, message
+
+
+def test_a_tied_weight_is_stored_and_counted_once_and_loads_under_both_names(setup):
+    data, _, sb, ns, folder = setup
+    ns = dict(ns)
+    exec(STUDENT, ns)
+    tied, config = _model(ns, data, cls="TiedHead")
+    prepared = challenge.prepare(folder / "source", _saved(folder, tied, config, data, "tied.safetensors", model_class="TiedHead"))
+    assert prepared["aliases"] == {"lm_head.weight": "tok_emb.weight"}
+    assert prepared["parameters"] == sum(p.numel() for p in tied.parameters())    # parameters() counts it once too
+    build = sb.define("_challenge_build", challenge.BUILD)
+    remote = build("TiedHead", config, prepared["tensors"], prepared["aliases"])
+    assert torch.equal(remote.lm_head.weight, tied.tok_emb.weight)
 
 
 def test_the_checkpoint_is_found_in_an_exported_zip(setup):
