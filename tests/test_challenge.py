@@ -107,9 +107,9 @@ def test_the_graders_held_out_text_is_test_2018_tokenized_as_notebook_06_does(se
 
 def test_the_gradescope_entry_scores_the_notebooks_own_model_and_leaves_its_questions_alone(course_build, setup):
     """08's own autograder zip, run as on Gradescope (python -m grader --gradescope) on its solution with a checkpoint:
-    every question at full marks, a visible test "Challenge", and the leaderboard's perplexity is the notebook's own
-    evaluation of the same weights on the same text. (Without a checkpoint: tests/test_course.py grades the same
-    solution at full marks with the challenge on.)"""
+    every question graded, without an error, a visible test "Challenge" worth the zip's 0 points, and the leaderboard's
+    perplexity is the notebook's own evaluation of the same weights on the same text. (tests/test_course.py grades
+    the same solution, with the challenge on and no checkpoint, at full marks.)"""
     from grader.checks import questions
 
     data, heldout, _, ns, folder = setup
@@ -134,7 +134,9 @@ def test_the_gradescope_entry_scores_the_notebooks_own_model_and_leaves_its_ques
     assert board["Training tokens"]["value"] == 431_765
     (test,) = [t for t in results["tests"] if t["name"] == "Challenge"]
     assert test["visibility"] == "visible" and "perplexity per word" in test["output"], test
-    assert results["score"] == sum(q.points for q in questions(built.autograder_zip))   # the challenge's points: 0
+    graded = [t["name"].split(" (")[0] for t in results["tests"] if t["name"] != "Challenge"]
+    assert set(graded) == {q.name for q in questions(built.autograder_zip)} and test["max_score"] == 0
+    assert "not graded" not in json.dumps(results["tests"]) and "Grading note" not in results["output"], results["output"]
 
 
 class _RunsCode:
