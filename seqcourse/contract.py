@@ -46,7 +46,8 @@ _given: list[tuple[str, torch.nn.Module]] = []  # the outermost call's (argument
 _evaluated = False  # whether the outermost call has switched one of them to evaluation mode
 _current = ""  # the outermost call's function
 _reseeded: list[str] | None = None  # while a call given its own seed or generator runs: its reseeds, judged at its end
-CALLS: list[dict] = []  # since the last reset: {"function": ..., "argument": ..., "training": ...} (modules given)
+CALLS: list[dict] = []  # since the last reset: {"function": ..., "argument": ..., "training": ...} (modules given), and
+# {..., "variant": ...} for each variant a call ran under to a verdict
 _depth = 0
 _MARK = "__course_contract__"
 _variants: frozenset = frozenset()  # the variants the running check runs its calls again under (op "seed", :data:`VARIANTS`)
@@ -297,6 +298,9 @@ class _VariantTimeout(BaseException):
     pass
 
 
+NO_VERDICT = "no verdict"  # a variant that cannot run for a call (what it was given, its time)
+
+
 def _pristine(module, wanted: bool):
     """A module's call: the copy of the module made before its first call, where it was called before (None on its first
     call, which also makes that copy)."""
@@ -437,12 +441,13 @@ def _attributes(module) -> dict:
 
 
 def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict, limit: float) -> str | None:
-    """What goes wrong when the call runs again under ``variant`` (None: nothing, or no verdict)."""
+    """What goes wrong when the call runs again under ``variant``: None where nothing does, :data:`NO_VERDICT` where the
+    variant cannot run here."""
     fake = contextlib.nullcontext()
     if variant == "fresh":
         module = args[0] if args else None
         if pristine is None or _stateful(module, pristine, before):
-            return None
+            return NO_VERDICT
         copy_ = _deepcopy(pristine)
         first = next(iter(module.parameters()), None)
         if first is not None:  # where the caller moved the module since (a buffer not in its state_dict moves too)
@@ -456,23 +461,23 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
         memo, tensor = {}, _reordered
     else:
         if _holds((args, kwargs), torch.optim.Optimizer):  # an optimizer's state keeps the caller's dtype and device
-            return None
+            return NO_VERDICT
         if any(_double(m) for m in _modules((args, kwargs))):  # a check's own test model makes its tensors as it was written to
-            return None
+            return NO_VERDICT
         if any(t.device.type != "cpu" for t in _flat(list(args) + list(kwargs.values())) +
                [p for m in _modules((args, kwargs)) for p in m.parameters()]):  # a check's own device case
-            return None
+            return NO_VERDICT
         memo = {}
         if variant == "float64":
             if not any(t.is_floating_point() for t in _flat(list(args) + list(kwargs.values()))) and \
                     not _holds((args, kwargs), torch.nn.Module):
-                return None
+                return NO_VERDICT
             tensor = lambda t: t.double() if t.is_floating_point() else t.clone()  # noqa: E731
         else:
             try:
                 from seqcourse import fakecuda
             except ImportError:
-                return None
+                return NO_VERDICT
             fake = fakecuda.on_fake_cuda() if not torch.cuda.is_available() else contextlib.nullcontext()
             tensor = lambda t: t.to("cuda")  # noqa: E731
     with fake:
@@ -486,12 +491,12 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
             with _limited(limit):
                 got = _flat(fn(*vargs, **vkwargs))
         except _VariantTimeout:
-            return None
+            return NO_VERDICT
         except Exception as e:  # noqa: BLE001 - the answer's error under the variant
             text = f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
             if variant == "device":
                 if not any(s in str(e) for s in fakecuda.DEVICE_ERRORS) or "lengths" in str(e) or "batch_sizes" in str(e):
-                    return None  # another error (or a packed sequence's lengths): the fake device cannot tell
+                    return NO_VERDICT  # another error (or a packed sequence's lengths): the fake device cannot tell
                 return f"raised {text}: a tensor made without device= stayed on the CPU (make new tensors on the input's device: x.new_zeros(...), torch.zeros(..., device=x.device), or a registered buffer)"
             if variant == "contiguity":
                 how = (".view needs contiguous memory: use .reshape (or .contiguous() first)" if "view" in str(e)
@@ -502,7 +507,8 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
                         "torch.tensor(...) without dtype=, or .float()): make new tensors like the input (x.new_zeros(...), "
                         "torch.zeros(..., dtype=x.dtype))")
             return f"raised {text}, which the module it was called on did not"
-        if len(got) != len(outs) or any(a.shape != b.shape for a, b in zip(got, outs)):
+        if variant != "device" and (len(got) != len(outs) or any(a.shape != b.shape for a, b in zip(got, outs))):  # the fake
+            # device's shapes are not all CUDA's (a 1-d input of a linear layer): there, only its device rules count
             return "returned other shapes (or another number of tensors) than it does otherwise"
         for a, b in zip(got, outs):
             if variant == "float64" and b.dtype == torch.float32 and b.grad_fn is not None and a.dtype != torch.float64:
@@ -562,7 +568,12 @@ def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: fl
             except _VariantTimeout:
                 break
             except Exception:  # noqa: BLE001 - copying what the call was given failed: no verdict
-                problem = None
+                problem = NO_VERDICT
+            if problem is NO_VERDICT:
+                continue
+            entry = {"function": name, "argument": None, "training": None, "variant": variant}  # it ran: for the tests
+            if entry not in CALLS and len(CALLS) < 100:
+                CALLS.append(entry)
             if problem:
                 _record(name, "", f"{VARIANTS[variant]}, it {problem}")
                 break
@@ -596,7 +607,7 @@ def checked(fn, name: str, owner=None, like=None):
         _current, _given[:] = name, [(a, v) for a, v in named if isinstance(v, torch.nn.Module) and not (owner is not None and a == "self")]
         for arg, module in _given or [(None, None)]:  # a call given no module is recorded too: it kept the contract
             entry = {"function": name, "argument": arg, "training": None if module is None else module.training}
-            if entry not in CALLS and len(CALLS) < 50:
+            if entry not in CALLS and len(CALLS) < 100:
                 CALLS.append(entry)
         vary = bool(_variants) and not _varying
         if vary:

@@ -35,6 +35,7 @@ SPECS = {nb: _mutants(nb) for nb in NOTEBOOKS}
 _masters: dict[str, MasterNotebook] = {}
 _public_reveals: dict[str, dict[int, bool]] = {}  # notebook -> mutant index -> a public check failed
 _garbage_share: dict[str, float] = {}
+_variants_run: dict[str, dict[str, set]] = {}  # notebook -> question -> the variants its hidden checks' calls ran under
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -77,6 +78,11 @@ def test_reference_solution_passes(master, nb, question):
         if ".__init__" not in call["function"] and call["function"] not in allowed and f"{call['function']}.{call['argument']}" not in allowed:
             modes.setdefault(f"{call['function']}({call['argument']})", set()).add(call["training"])
     assert all(True in m for m in modes.values()), f"given only in evaluation mode: {[k for k, m in modes.items() if True not in m]}"
+    # and its calls run again under the variants (seqcourse/contract.py): at least one, each where it can
+    ran = {c["variant"] for c in calls if c.get("variant")}
+    assert ran or allowed, "no call of its hidden checks ran under a variant (the calls' arguments, or their time, allow none)"
+    _variants_run.setdefault(nb, {})[question] = ran
+    variants_row_is_current(nb)
 
 
 @pytest.mark.parametrize("nb, question", [(nb, q) for nb in NOTEBOOKS for q in sorted(SPECS[nb].ALTERNATIVES)])
@@ -181,3 +187,26 @@ def readme_row_is_current(nb: str) -> None:
             return
         assert readme_row(nb) in text, \
             f"docs/developers.md's table of check strength disagrees with this run; the measured row:\n{readme_row(nb)}"
+
+
+def variants_row(nb: str) -> str:
+    """The row of docs/developers.md's table of variants: per variant, the questions whose hidden checks ran it."""
+    from seqcourse.contract import VARIANTS
+
+    ran = _variants_run[nb]
+    cells = [" ".join(q.split("_")[0] for q in sorted(ran, key=lambda q: int(q.split("_")[0][1:])) if v in ran[q]) or "none"
+             for v in VARIANTS]
+    return f"| {nb} | " + " | ".join(cells) + " |"
+
+
+def variants_row_is_current(nb: str) -> None:
+    """Once the reference solution of all of a notebook's questions has run here, the table of variants
+    (docs/developers.md) must hold the measured row (where this environment is the one it names)."""
+    if len(_variants_run.get(nb, {})) == len(SPECS[nb].ALTERNATIVES):
+        text = STRENGTH.read_text()
+        other = described_environment(text)
+        if other:
+            warnings.warn(f"table of variants not compared ({other}); measured here: {variants_row(nb)}")
+            return
+        assert variants_row(nb) in text, \
+            f"docs/developers.md's table of variants disagrees with this run; the measured row:\n{variants_row(nb)}"
