@@ -3,8 +3,9 @@
 One file per role: ``limits`` (every limit), ``submission`` (reading what a student submitted), ``isolation``
 (bubblewrap or a dedicated user), ``sandbox`` (a submission's process: supervision, framing, what checks ask
 of it), ``remote`` (handles to the notebook's objects, and the errors), ``runner`` (the untrusted half, inside the
-sandbox), ``wire`` (the data-only format between them), ``checks`` (questions, a notebook's checks module, one
-case at a time, scores), ``grade`` (one submission in a worker process; a class), ``feedback`` (what a
+sandbox, with seqcourse's ``contract``), ``wire`` (the data-only format between them), ``checks`` (questions, a
+notebook's checks module, one case at a time, scores), ``challenge`` (notebook 08's class challenge: a checkpoint
+scored on held-out text, the leaderboard), ``grade`` (one submission in a worker process; a class), ``feedback`` (what a
 student reads: Gradescope's results.json and the same as text), ``gradescope`` (the Gradescope entry) and
 ``__main__`` (the command line).
 """
