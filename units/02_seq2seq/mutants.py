@@ -73,6 +73,10 @@ MUTANTS = [
     M("q3_seq2seq", "decoder state detached between steps", "self.decoder(token, state)",
       "self.decoder(token, tuple(s.detach() for s in state))", "flow back through every decoder step"),
     M("q3_seq2seq", "logits collected with .data", "logits.append(step_logits)", "logits.append(step_logits.data)", "carry no gradient"),
+    M("q3_seq2seq", "logits preallocated with torch.zeros(..., device=) without dtype= (no case of its own: the checks' float64 variant)",
+      ("logits = []\n", "logits.append(step_logits)", "return torch.stack(logits, dim=1)"),
+      ("logits = torch.zeros(tgt.size(0), tgt.size(1) - 1, self.decoder.out.out_features, device=tgt.device)\n",
+       "logits[:, t - 1] = step_logits", "return logits"), "returned torch.float32"),
     M("q3_seq2seq", "<sos> made on the CPU", "token = tgt[:, 0] ", "token = torch.full((tgt.size(0),), SOS_ID) ", "inputs' device"),
     M("q3_seq2seq", "the decoder's layers called directly (bypasses the decoder interface)", "step_logits, state = self.decoder(token, state)",
       "out, state = self.decoder.rnn(self.decoder.dropout(self.decoder.embedding(token)).unsqueeze(1), state)\n"

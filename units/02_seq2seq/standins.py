@@ -147,6 +147,7 @@ def _run_seeded(model, src, src_len, tgt, teacher_forcing):
 
 
 class _RefEncoder(_EncoderLike):   # a reference encoder, so that a check does not depend on question 1
+    follows_inputs = True   # every tensor it makes follows its weights' device and dtype: the checks' variants may use it
     def forward(self, src, src_len):
         packed = nn.utils.rnn.pack_padded_sequence(self.dropout(self.embedding(src)), src_len.cpu(), batch_first=True, enforce_sorted=False)
         out, state = self.rnn(packed)
@@ -154,6 +155,7 @@ class _RefEncoder(_EncoderLike):   # a reference encoder, so that a check does n
 
 
 class _RefDecoder(_DecoderLike):   # a reference decoder, so that a check does not depend on question 2
+    follows_inputs = True   # every tensor it makes follows its weights' device and dtype: the checks' variants may use it
     def forward(self, token, state):
         out, state = self.rnn(self.dropout(self.embedding(token)).unsqueeze(1), state)
         return self.out(out.squeeze(1)), state
