@@ -32,6 +32,9 @@ MUTANTS = [
     M("q1_sdpa", "softmax by hand without subtracting the maximum", "weights = torch.softmax(scores, dim=-1)",
       "weights = scores.exp() / scores.exp().sum(dim=-1, keepdim=True)", "torch.softmax"),
     M("q1_sdpa", "-inf filler created on the CPU", FILL, 'scores = torch.where(mask, scores, torch.full(scores.shape, float("-inf")))', "device"),
+    M("q1_sdpa", "leading dimensions flattened with .view for torch.bmm (no case of its own: the checks' non-contiguous variant)", SCALE,
+      "torch.bmm(q.view(-1, q.size(-2), q.size(-1)), k.view(-1, k.size(-2), k.size(-1)).transpose(1, 2))\n"
+      "    scores = scores.view(*q.shape[:-1], k.size(-2)) / math.sqrt(q.size(-1))", ".view needs contiguous memory"),
     M("q1_sdpa", "q scaled in place (the caller's tensor changes)", SCALE, "q.div_(math.sqrt(q.size(-1))) @ k.transpose(-2, -1)", "in place"),
     # q2: multi-head attention
     M("q2_mha", "heads split along the wrong axis", "x.view(B, L, self.h, self.d_k).transpose(1, 2)", "x.view(B, self.h, L, self.d_k)", "wrong axis"),
@@ -140,6 +143,13 @@ MUTANTS = [
     M("q7_label_smoothing", "smoothing term through .data", "uniform = -log_probs.mean(dim=-1)", "uniform = -log_probs.data.mean(dim=-1)", "autograd graph"),
     M("q7_label_smoothing", "F.cross_entropy's label_smoothing instead of the formula", "return loss[real].mean()",
       "return F.cross_entropy(logits, target, label_smoothing=eps, ignore_index=ignore_index)", "not F.cross_entropy's label_smoothing", rule=True),
+    M("q7_label_smoothing", "smoothed target distribution made with torch.full without device= (no case of its own: the checks' GPU variant)",
+      ("nll = -log_probs.gather(1, target.unsqueeze(1)).squeeze(1)", "uniform = -log_probs.mean(dim=-1)", "loss = (1 - eps) * nll + eps * uniform"),
+      ("smooth = torch.full(log_probs.shape, eps / log_probs.size(-1))",
+       "smooth.scatter_(1, target.unsqueeze(1), 1 - eps + eps / log_probs.size(-1))", "loss = -(smooth * log_probs).sum(-1)"),
+      "a tensor made without device= stayed on the CPU"),
+    M("q7_label_smoothing", "log-probabilities computed in float32 whatever the logits' dtype (no case of its own: the checks' float64 variant)",
+      "F.log_softmax(logits, dim=-1)", "F.log_softmax(logits.float(), dim=-1)", "returned torch.float32"),
     M("q7_label_smoothing", "PAD_ID instead of the ignore_index argument", "real = target != ignore_index", "real = target != PAD_ID", "not PAD_ID"),
     M("q7_label_smoothing", "log of softmax (underflows)", "log_probs = F.log_softmax(logits, dim=-1)", "log_probs = torch.log(torch.softmax(logits, dim=-1))", "log_softmax"),
     M("q7_label_smoothing", "logits shifted in place", "log_probs = F.log_softmax(logits, dim=-1)",
