@@ -58,6 +58,12 @@ MUTANTS = [
     # q3: shared embedding
     M("q3_shared_embedding", "embeddings not scaled", "F.embedding(tokens, self.weight) * math.sqrt(self.d_model)", "F.embedding(tokens, self.weight)", "not scaled"),
     M("q3_shared_embedding", "embeddings scaled by d_model", "math.sqrt(self.d_model)", "self.d_model", "not d_model"),
+    M("q3_shared_embedding", "ids flattened with .view for the lookup (no case of its own: the checks' non-contiguous variant)",
+      "return F.embedding(tokens, self.weight) * math.sqrt(self.d_model)",
+      "return self.weight[tokens.view(-1)].view(*tokens.shape, -1) * math.sqrt(self.d_model)", ".view needs contiguous memory"),
+    M("q3_shared_embedding", "positions flattened with .view before the projection (no case of its own: the checks' non-contiguous variant)",
+      "return F.linear(h, self.weight, self.bias)",
+      "return (h.view(-1, h.size(-1)) @ self.weight.T + self.bias).view(*h.shape[:-1], -1)", ".view needs contiguous memory"),
     M("q3_shared_embedding", "logits scaled too", "return F.linear(h, self.weight, self.bias)", "return F.linear(h, self.weight, self.bias) * math.sqrt(self.d_model)", "no sqrt(d_model) on the logits"),
     M("q3_shared_embedding", "logits divided by sqrt(d_model)", "return F.linear(h, self.weight, self.bias)", "return F.linear(h, self.weight, self.bias) / math.sqrt(self.d_model)", "unscaled"),
     M("q3_shared_embedding", "no output bias", "return F.linear(h, self.weight, self.bias)", "return h @ self.weight.T", "bias"),
