@@ -106,6 +106,11 @@ MUTANTS = [
     M("q6_filter", "top-p on the distribution before top-k",
       ("logits = logits / temperature\n    if top_k is not None:", "probs, order = torch.softmax(logits, dim=-1)"),
       ("logits = logits / temperature\n    scaled = logits\n    if top_k is not None:", "probs, order = torch.softmax(scaled, dim=-1)"), "left by top-k"),
+    M("q6_filter", "top-k kept by scattering into a -inf tensor made without dtype= (no case of its own: the checks' float64 variant)",
+      ("kth = logits.topk(min(top_k, logits.size(-1)), dim=-1).values[:, -1:]", 'logits = logits.masked_fill(logits < kth, float("-inf"))'),
+      ("top = logits.topk(min(top_k, logits.size(-1)), dim=-1)",
+       'logits = torch.full(logits.shape, float("-inf"), device=logits.device).scatter(-1, top.indices, top.values)'),
+      "a tensor made in float32 whatever the input"),
     # q7: sampling
     M("q7_sample", "global random state instead of the generator", "generator=generator, ", "", "generator="),
     M("q7_sample", "uniform draws on the CPU", "generator=generator, device=probs.device)", "generator=generator)", "device=logits.device"),
