@@ -104,6 +104,11 @@ MUTANTS = [
     M("q4_mlm_mask", "ids changed in place", TO_MASK, "inputs = ids.masked_fill_(chosen & (action < 0.8), MASK_ID)", "in place"),
     M("q4_mlm_mask", "float labels", LABELS, "labels = torch.where(chosen, ids, torch.full_like(ids, IGNORE)).float()", "long tensors"),
     M("q4_mlm_mask", "outputs squeezed (batch of 1)", "return inputs, labels", "return inputs.squeeze(), labels.squeeze()", "squeeze()"),
+    M("q4_mlm_mask", "ids flattened with .view, masked, viewed back (no case of its own: the checks' non-contiguous variant)",
+      ("shape, device = ids.shape, ids.device", "return inputs, labels"),
+      ("original, ids = ids.shape, ids.view(-1)                                     # every position in one row\n"
+       "    shape, device = ids.shape, ids.device", "return inputs.view(original), labels.view(original)"),
+      ".view needs contiguous memory"),
     # q5: MLM loss
     M("q5_mlm_loss", "NaN when nothing is chosen (the mean of nothing)",
       "    if not bool((labels != IGNORE).any()):                                   # nothing chosen: no NaN, still a graph\n        return logits.sum() * 0.0, 0\n",
