@@ -41,6 +41,10 @@ MUTANTS = [
     M("q1_rmsnorm", "torch.nn.RMSNorm (a rule of the question)", "x32 = x.float()",
       "return nn.RMSNorm(x.size(-1), eps=self.eps).to(x.device)(x.float()).mul(self.weight.float()).to(x.dtype)\n        x32 = x.float()",
       "not torch.nn.RMSNorm", rule=True),
+    M("q1_rmsnorm", "positions flattened into rows with .view (no case of its own: the checks' non-contiguous variant)",
+      ("x32 = x.float()", "return (normed * self.weight.float()).to(x.dtype)"),
+      ("x32 = x.float().view(-1, x.size(-1))", "return (normed * self.weight.float()).to(x.dtype).view(x.shape)"),
+      ".view needs contiguous memory"),
     # q2: RoPE
     M("q2_rope", "pairs (i, i + d/2), the 'rotate half' layout", (PAIRS, STACK, BACK),
       ("x1, x2 = x.float()[..., : d_k // 2], x.float()[..., d_k // 2:]",
@@ -75,6 +79,10 @@ MUTANTS = [
     M("q3_swiglu", "Swish with exp by hand", SWI,
       "return self.W2(self.W(x) * torch.exp(self.W(x)) / (1 + torch.exp(self.W(x))) * self.V(x))", "exp by hand overflows"),
     M("q3_swiglu", "gate detached", "F.silu(self.W(x))", "F.silu(self.W(x)).detach()", "must both stay in the graph"),
+    M("q3_swiglu", "positions flattened into rows with .view (no case of its own: the checks' non-contiguous variant)",
+      "return self.W2(F.silu(self.W(x)) * self.V(x))",
+      "rows = x.view(-1, x.size(-1))\n        return self.W2(F.silu(self.W(rows)) * self.V(rows)).view(*x.shape[:-1], -1)",
+      ".view needs contiguous memory"),
     # q4: SwiGLU's width
     M("q4_width", "biases not counted", "budget = 2 * d_model * d_ff + d_ff + d_model", "budget = 2 * d_model * d_ff", "343"),
     M("q4_width", "rounded to the nearest multiple", ROUND, "round(budget / (3 * d_model) / multiple_of) * multiple_of", "round DOWN"),
