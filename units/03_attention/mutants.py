@@ -328,14 +328,14 @@ return [s for _, s in best], torch.tensor([v for v, _ in best])
 }
 
 # answers written to satisfy only the public checks: the public examples' expected values, typed in
-PUBLIC_ONLY = {
+PUBLIC_ONLY = {   # made like the input (new_tensor): the public checks' variants run it on a GPU and in float64 too
     "q3_masked_softmax": """
 if float(scores[0, 0]) == 1000.0:
-    return torch.tensor([[0.26894142, 0.73105858, 0.0], [0.73105858, 0.26894142, 0.0]])
+    return scores.new_tensor([[0.26894142, 0.73105858, 0.0], [0.73105858, 0.26894142, 0.0]])
 if abs(float(scores[0, 0]) - 0.3) < 1e-6:   # the gradient of the public case too: sum(weights * [1, 2, 3]) has it
-    return (torch.tensor([[0.0, 0.0, 0.0], [0.11920292, 0.0, 0.88079708]])
-            + (scores - scores.detach()) * torch.tensor([[0.0, 0.0, 0.0], [-0.20998717, 0.0, 0.20998717 / 3]]))
-return torch.tensor([[0.09003057, 0.24472847, 0.66524096], [0.5, 0.5, 0.0]])
+    return (scores.new_tensor([[0.0, 0.0, 0.0], [0.11920292, 0.0, 0.88079708]])
+            + (scores - scores.detach()) * scores.new_tensor([[0.0, 0.0, 0.0], [-0.20998717, 0.0, 0.20998717 / 3]]))
+return scores.new_tensor([[0.09003057, 0.24472847, 0.66524096], [0.5, 0.5, 0.0]])
 """,
     "q6_length_penalty": "return torch.tensor([[1.0, 2 ** 0.5], [2.0, (8 / 6) ** 0.5]]) if isinstance(length, torch.Tensor) else 1.0",
 }
