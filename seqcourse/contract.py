@@ -398,8 +398,8 @@ def _load_random(saved: tuple) -> None:
 @contextlib.contextmanager
 def _limited(seconds: float):
     """Run for at most ``seconds`` (:class:`_VariantTimeout`), inside whatever time limit the request has (it keeps what
-    it had left); no limit outside the main thread."""
-    if threading.current_thread() is not threading.main_thread():
+    it had left); no limit outside the main thread, nor where there are no interval timers (Windows)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
     left = signal.getitimer(signal.ITIMER_REAL)[0]
