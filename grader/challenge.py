@@ -219,12 +219,15 @@ def _prepare(lines_file: str, out: str) -> None:
 BUILD = '''
 def _challenge_build(model_class, config, tensors, aliases):
     """The notebook's own class built from the saved configuration, holding the saved weights (strict)."""
+    if not isinstance(globals().get(model_class), type):
+        raise NameError(f"no class {model_class} is defined by the notebook's graded cells: define it in a cell that is "
+                        "not a training cell (a cell copied from one keeps its otter_ignore tag, which the grader skips)")
     model = globals()[model_class](**config)
     want = model.state_dict()
     tensors = dict(tensors, **{name: tensors[first] for name, first in aliases.items()})
     missing = [k for k in want if k not in tensors]
     unexpected = [k for k in tensors if k not in want]
-    wrong = [f"{k} {tuple(tensors[k].shape)} for {tuple(want[k].shape)}" for k in want
+    wrong = [f"{k} {tuple(tensors[k].shape)} in the file, {tuple(want[k].shape)} in the model" for k in want
              if k in tensors and tensors[k].shape != want[k].shape]
     if missing or unexpected or wrong:
         said = [f"{what}: {', '.join(names[:4])}{' ...' if len(names) > 4 else ''}" for what, names in
@@ -331,6 +334,7 @@ def score(sb, prepared: dict) -> dict:
         if deadline - time.perf_counter() < 5:
             raise Refused("no time was left for the evaluation after the notebook's questions")
         try:
+            sb.request("seed", seed=0)  # the questions' variants and records off: the evaluation's calls run once
             build = sb.define("_challenge_build", BUILD)
             logits_fn = sb.get_global("_challenge_logits")
             model = build(prepared["model_class"], prepared["config"], prepared["tensors"], prepared["aliases"])

@@ -51,6 +51,20 @@ def save(model: torch.nn.Module, path="challenge.safetensors", *, config: dict, 
     from safetensors.torch import save_file
 
     json.dumps(config, allow_nan=False)  # a ValueError or TypeError here: the configuration must be plain JSON
+    problem = ""  # what the grader would find wrong: said now
+    if type(model).__name__ != model_class:
+        problem = f"model_class is {model_class!r} but the model is a {type(model).__name__}: the grader builds model_class(**config)"
+    else:
+        try:
+            with torch.random.fork_rng(devices=[]):  # building a copy leaves the notebook's random stream as it was
+                built = {k: tuple(v.shape) for k, v in type(model)(**config).state_dict().items()}
+            have = {k: tuple(v.shape) for k, v in model.state_dict().items()}
+            wrong = sorted(k for k in set(built) | set(have) if built.get(k) != have.get(k))
+            if wrong:
+                problem = (f"{model_class}(**config) does not build this model ({', '.join(wrong[:3])} differ): give the "
+                           "configuration it was built with")
+        except Exception as e:  # noqa: BLE001 - reported, as the grader would find it
+            problem = f"{model_class}(**config) fails: {type(e).__name__}: {e}"
     tensors, aliases = stored_tensors(model)
     meta = {"format": FORMAT, "model_class": model_class, "config": json.dumps(config), "aliases": json.dumps(aliases),
             "tokens_seen": str(int(tokens_seen)), "tokenizer": tokenizer_id(tokenizer)}
@@ -60,5 +74,6 @@ def save(model: torch.nn.Module, path="challenge.safetensors", *, config: dict, 
     within = n <= MAX_PARAMETERS and tokens_seen <= MAX_TRAINING_TOKENS
     print(f"saved {path} ({path.stat().st_size / 2**20:.1f} MB): {n:,} parameters (limit {MAX_PARAMETERS:,}), "
           f"{int(tokens_seen):,} training tokens (limit {MAX_TRAINING_TOKENS:,})" +
-          ("" if within else ": OVER A LIMIT, the grader will not rank it"))
+          ("" if within else ": OVER A LIMIT, the grader will not rank it") +
+          (f"\nTHE GRADER WILL NOT RANK IT: {problem}" if problem else ""))
     return path

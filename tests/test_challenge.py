@@ -149,7 +149,7 @@ class _RunsCode:
         return (open, (self.path, "w"))
 
 
-def test_bad_checkpoints_get_no_entry_and_say_why(setup):
+def test_bad_checkpoints_get_no_entry_and_say_why(setup, capsys):
     data, _, _, ns, folder = setup
     marker = folder / "pwned"
     model, config = _model(ns, data)
@@ -175,7 +175,9 @@ def test_bad_checkpoints_get_no_entry_and_say_why(setup):
     bigger, big_config = _model(ns, data, d_model=240, d_hidden=640, n_layers=3)
     bigger.half()                                        # 2.9 M numbers in a file no larger than 1.5 M in float32
     assert "more than the challenge's 1,500,000" in _score(setup, _saved(folder, bigger, big_config, data, "big.safetensors"))["message"]
+    capsys.readouterr()
     wrong = _saved(folder, model, {**config, "n_layers": 2}, data, "wrong.safetensors")
+    assert "THE GRADER WILL NOT RANK IT: ModernDecoder(**config) does not build this model" in capsys.readouterr().out
     assert "missing: blocks.1." in _score(setup, wrong)["message"]
     over = _saved(folder, model, config, data, "over.safetensors", tokens_seen=rules.MAX_TRAINING_TOKENS + 1)
     assert "training tokens" in _score(setup, over)["message"]
