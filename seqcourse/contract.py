@@ -290,6 +290,10 @@ VARIANTS = {  # a call that kept the contract runs again under each, on copies o
     "fresh": "called on a fresh copy of the module with the same weights",
 }
 VARIANT_SLOWEST_S = 1.0  # a call that took longer does not run again
+VARIANT_CALLS = 3        # per check, the calls of one function that run again (a test model's training loop calls it often)
+VARIANT_BUDGET_S = 5.0   # per check, the time its calls may spend running again
+_varied: dict[str, int] = {}  # since the check began: function -> its calls that ran again
+_spent = 0.0  # since the check began: seconds spent running calls again
 VARIANT_LIMIT_S = 10.0   # the longest one variant may run (at least 20 times the call's own time below it); then no verdict
 _PRISTINE: dict[int, tuple] = {}  # id(module) -> (a weak reference to it, a copy made before its first call)
 
@@ -552,9 +556,12 @@ def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: fl
     """Run a call that kept the contract again under each of the check's variants, on copies of what it was given,
     each from the random state the call started from; record the first that goes wrong. Nothing the runs do is
     recorded or kept: the random state and torch's global settings are those the call left."""
-    global _varying, _depth
-    if seconds > VARIANT_SLOWEST_S or fn.__name__ == "__init__":
+    global _varying, _depth, _spent
+    if seconds > VARIANT_SLOWEST_S or fn.__name__ == "__init__" or _varied.get(name, 0) >= VARIANT_CALLS or \
+            _spent >= VARIANT_BUDGET_S:
         return
+    _varied[name] = _varied.get(name, 0) + 1
+    start = time.perf_counter()
     outs, after, settings = _flat(result), _saved_random(), _globals()
     limit = min(VARIANT_LIMIT_S, max(1.0, 20 * seconds))
     _varying, _depth = True, _depth + 1
@@ -582,7 +589,7 @@ def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: fl
         for label, value in settings.items():
             if label in _SETTERS and GLOBALS[label]() != value:
                 _SETTERS[label](value)
-        _varying, _depth = False, _depth - 1
+        _varying, _depth, _spent = False, _depth - 1, _spent + time.perf_counter() - start
 
 
 def checked(fn, name: str, owner=None, like=None):
@@ -793,9 +800,11 @@ def install() -> None:
 def vary(variants) -> None:
     """The variants the next check's calls run again under (op ``seed``: a hidden check's, less its question's
     opt-outs; none for a public check)."""
-    global _variants
+    global _variants, _spent
     _variants = frozenset(v for v in variants if v in VARIANTS)
     _PRISTINE.clear()
+    _varied.clear()
+    _spent = 0.0
 
 
 def take(record: list | None = None) -> list[dict]:
