@@ -168,7 +168,7 @@ MUTANTS = [
       "keep = targets != pad_id\n    nll = -torch.log(torch.softmax(logits, -1)).gather(-1, targets.unsqueeze(-1)).squeeze(-1)\n    loss = nll[keep].mean()",
       "log(softmax"),
     M("q7_lm_loss", "sum instead of mean", "ignore_index=pad_id)", "ignore_index=pad_id, reduction='sum')", "not a sum"),
-    # the call contract (grader/contract.py): no check of this notebook was written for these; the harness finds them
+    # the call contract (seqcourse/contract.py): no check of this notebook was written for these; the harness finds them
     M("q7_lm_loss", "padding marked -100 through a view of the caller's batch",
       ("    loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1), ignore_index=pad_id)\n"
        "    return loss, int((targets != pad_id).sum())"),

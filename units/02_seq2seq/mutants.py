@@ -136,7 +136,7 @@ MUTANTS = [
       "greedy_decode(model, ids.to(device), lengths)", "pass max_len on"),
     M("q6_translate", "batch_size ignored (one batch for all sentences)", ("range(0, len(sentences), batch_size)", "sentences[i:i + batch_size]"),
       ("range(0, len(sentences), max(1, len(sentences)))", "sentences"), "at most batch_size"),
-    # no case of q1 or q5 is written for these: the call contract rejects them (grader/contract.py, issue 51)
+    # no case of q1 or q5 is written for these: the call contract rejects them (seqcourse/contract.py, issue 51)
     M("q1_encoder", "dropout's p set to 0 in evaluation mode (the layer's setting changed for good)",
       "        embedded = self.dropout(self.embedding(src))",
       "        if not self.training:\n            self.dropout.p = 0.0   # no dropout in evaluation\n"
