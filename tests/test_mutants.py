@@ -180,13 +180,18 @@ def readme_row_is_current(nb: str) -> None:
     comes last, in any order), the table of check strength (docs/developers.md) must hold the measured row,
     where this environment is the one it names; elsewhere a warning says so and gives the measured row."""
     if len(_public_reveals.get(nb, {})) == len(SPECS[nb].MUTANTS) and nb in _garbage_share:
-        text = STRENGTH.read_text()
-        other = described_environment(text)
-        if other:
-            warnings.warn(f"check-strength table not compared ({other}); measured here: {readme_row(nb)}")
-            return
-        assert readme_row(nb) in text, \
-            f"docs/developers.md's table of check strength disagrees with this run; the measured row:\n{readme_row(nb)}"
+        table_holds(readme_row(nb), "table of check strength")
+
+
+def table_holds(row: str, table: str) -> None:
+    """docs/developers.md holds the measured ``row`` of ``table``, where this environment is the one the tables were
+    measured in; elsewhere a warning says so and gives the measured row."""
+    text = STRENGTH.read_text()
+    other = described_environment(text)
+    if other:
+        warnings.warn(f"{table} not compared ({other}); measured here: {row}")
+        return
+    assert row in text, f"docs/developers.md's {table} disagrees with this run; the measured row:\n{row}"
 
 
 def variants_row(nb: str) -> str:
@@ -203,10 +208,4 @@ def variants_row_is_current(nb: str) -> None:
     """Once the reference solution of all of a notebook's questions has run here, the table of variants
     (docs/developers.md) must hold the measured row (where this environment is the one it names)."""
     if len(_variants_run.get(nb, {})) == len(SPECS[nb].ALTERNATIVES):
-        text = STRENGTH.read_text()
-        other = described_environment(text)
-        if other:
-            warnings.warn(f"table of variants not compared ({other}); measured here: {variants_row(nb)}")
-            return
-        assert variants_row(nb) in text, \
-            f"docs/developers.md's table of variants disagrees with this run; the measured row:\n{variants_row(nb)}"
+        table_holds(variants_row(nb), "table of variants")
