@@ -287,7 +287,9 @@ VARIANTS = {  # a call that kept the contract runs again under each, on copies o
     "contiguity": "given non-contiguous copies of its tensors (the same values in another memory order)",
     "float64": "given its tensors and modules in float64",
     "device": "given everything on a GPU (the course's stand-in where there is none)",
-    "fresh": "called on a fresh copy of the module with the same weights",
+    "eval": "given its modules in evaluation mode",
+    "frozen": "given its modules with every other trainable parameter frozen and gradients already present",
+    "fresh": "called on a fresh copy of the module with the same weights, after one call with other inputs and weights",
 }
 VARIANT_SLOWEST_S = 1.0  # a call that took longer does not run again
 VARIANT_CALLS = 3        # per check, the calls of one function that run again (a test model's training loop calls it often)
@@ -306,8 +308,7 @@ NO_VERDICT = "no verdict"  # a variant that cannot run for a call (what it was g
 
 
 def _pristine(module, wanted: bool):
-    """A module's call: the copy of the module made before its first call, where it was called before (None on its first
-    call, which also makes that copy)."""
+    """A module's call: the copy of the module made before its first call in the check (on its first call, made now)."""
     if not wanted or not isinstance(module, torch.nn.Module):
         return None
     entry = _PRISTINE.get(id(module))
@@ -320,7 +321,7 @@ def _pristine(module, wanted: bool):
     if len(_PRISTINE) > 256:
         _PRISTINE.clear()
     _PRISTINE[id(module)] = (weakref.ref(module), pristine)
-    return None
+    return pristine
 
 
 def _flat(value, depth: int = 0) -> list:
@@ -444,6 +445,50 @@ def _attributes(module) -> dict:
             if not attr.startswith("_") and _holds(v, torch.Tensor)}
 
 
+def _other(t: torch.Tensor) -> torch.Tensor:
+    """Other contents for a call before the one compared (:data:`VARIANTS` ``fresh``): floating values halved and
+    shifted (-inf stays -inf), integer tensors of two or more dimensions rolled by one along the first (other rows),
+    the rest as they are (flags, lengths, positions)."""
+    if t.is_floating_point():
+        return t * 0.5 + 0.25
+    if t.dim() >= 2 and t.dtype != torch.bool:
+        return t.roll(1, 0)
+    return t.clone()
+
+
+@contextlib.contextmanager
+def _dropout_watched(modules: list, seen: list):
+    """While ``modules`` are all in evaluation mode, dropout asked for anyway (``F.dropout(x, p)``, whose ``training``
+    defaults to True; ``scaled_dot_product_attention``'s ``dropout_p``) is noted in ``seen``."""
+    F = torch.nn.functional
+    dropout, sdpa, native = F.dropout, F.scaled_dot_product_attention, torch.dropout
+
+    def evaluating() -> bool:
+        return not any(m.training for g in modules for m in g.modules())
+
+    def functional(input, p=0.5, training=True, inplace=False):
+        if training and p > 0 and evaluating():
+            seen.append("F.dropout(x, p) drops whatever the mode (its training= defaults to True): pass "
+                        "training=self.training, or use an nn.Dropout")
+        return dropout(input, p, training, inplace)
+
+    def attention(*args, **kwargs):
+        if (kwargs.get("dropout_p") or (args[4] if len(args) > 4 else 0)) and evaluating():
+            seen.append("scaled_dot_product_attention got dropout_p > 0: pass dropout_p=self.p if self.training else 0.0")
+        return sdpa(*args, **kwargs)
+
+    def torch_dropout(input, p, train):
+        if train and p > 0 and evaluating():
+            seen.append("torch.dropout(x, p, True) drops whatever the mode: pass train=self.training")
+        return native(input, p, train)
+
+    F.dropout, F.scaled_dot_product_attention, torch.dropout = functional, attention, torch_dropout
+    try:
+        yield
+    finally:
+        F.dropout, F.scaled_dot_product_attention, torch.dropout = dropout, sdpa, native
+
+
 def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict, limit: float) -> str | None:
     """What goes wrong when the call runs again under ``variant``: None where nothing does, :data:`NO_VERDICT` where the
     variant cannot run here."""
@@ -463,6 +508,10 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
         tensor = torch.Tensor.clone
     elif variant == "contiguity":
         memo, tensor = {}, _reordered
+    elif variant in ("eval", "frozen"):
+        if not _holds((args, kwargs), torch.nn.Module):
+            return NO_VERDICT
+        memo, tensor = {}, torch.Tensor.clone
     else:
         if _holds((args, kwargs), torch.optim.Optimizer):  # an optimizer's state keeps the caller's dtype and device
             return NO_VERDICT
@@ -484,15 +533,35 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
                 return NO_VERDICT
             fake = fakecuda.on_fake_cuda() if not torch.cuda.is_available() else contextlib.nullcontext()
             tensor = lambda t: t.to("cuda")  # noqa: E731
+    seen: list = []
     with fake:
         vargs, vkwargs = _copied((tuple(args), dict(kwargs)), memo, tensor)
+        given = list({id(m): m for m in _modules((vargs, vkwargs))}.values())
         for m in {id(m): m for m in memo.values() if isinstance(m, torch.nn.Module)}.values():
             if variant == "float64":
                 m.double()
             elif variant == "device":
                 m.to("cuda")
+        watch = contextlib.nullcontext()
+        if variant == "eval":
+            for m in given:
+                m.eval()
+            watch = _dropout_watched(given, seen)
+        elif variant == "frozen":
+            trainable = list({id(p): p for m in given for p in m.parameters() if p.requires_grad and p.is_leaf}.values())
+            if not trainable:
+                return NO_VERDICT
+            draws = torch.Generator().manual_seed(1)
+            for i, p in enumerate(trainable):
+                p.requires_grad_(i % 2 == 0)
+                p.grad = torch.randn(p.shape, generator=draws, dtype=p.dtype).to(p.device) if i % 2 == 0 else None
+            flags = [(p, p.requires_grad, None if p.grad is None else p.grad.clone()) for p in trainable]
+        elif variant == "fresh":
+            problem = _warm_up(fn, copy_, (vargs, vkwargs), memo, limit)
+            if problem:
+                return problem
         try:
-            with _limited(limit):
+            with _limited(limit), watch:
                 got = _flat(fn(*vargs, **vkwargs))
         except _VariantTimeout:
             return NO_VERDICT
@@ -510,10 +579,23 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
                 return (f"raised {text}: a tensor made in float32 whatever the input met them (torch.zeros(...) or "
                         "torch.tensor(...) without dtype=, or .float()): make new tensors like the input (x.new_zeros(...), "
                         "torch.zeros(..., dtype=x.dtype))")
-            return f"raised {text}, which the module it was called on did not"
+            return f"raised {text}, which it did not as called otherwise"
         if variant != "device" and (len(got) != len(outs) or any(a.shape != b.shape for a, b in zip(got, outs))):  # the fake
             # device's shapes are not all CUDA's (a 1-d input of a linear layer): there, only its device rules count
             return "returned other shapes (or another number of tensors) than it does otherwise"
+        if seen:
+            return f"applied dropout: {seen[0]}"
+        if variant == "eval" and any(m.training for g in given for m in g.modules()):
+            return ("handed its module back in training mode: a train() whatever the mode it was given (keep the "
+                    "caller's mode: was = model.training ... model.train(was))")
+        if variant == "frozen":
+            for p, wanted, grad in flags:
+                if p.requires_grad != wanted:
+                    return ("changed requires_grad: frozen parameters made trainable (requires_grad_(True) or "
+                            "requires_grad = True for every parameter?)" if not wanted else "froze parameters")
+                if (grad is None) != (p.grad is None) or grad is not None and not _same(p.grad, grad):
+                    return ("changed the gradients its parameters already held (zero_grad(), or a backward() that adds "
+                            "to them, inside the call?)")
         for a, b in zip(got, outs):
             if variant == "float64" and b.dtype == torch.float32 and b.grad_fn is not None and a.dtype != torch.float64:
                 return (f"returned {a.dtype}: a tensor made or cast in float32 whatever the input took the result "
@@ -522,9 +604,34 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
                 return ("returned a result on the CPU: a tensor made without device= (preallocated with torch.zeros or "
                         "torch.empty, say) took it; make it on the input's device (x.new_zeros(...))")
             if variant == "fresh" and (a.dtype != b.dtype or not _close(a.detach(), b.detach())):
-                return ("returned other values than a fresh copy of the module with the same weights: something kept on "
-                        "the module from an earlier call (for other sizes, contents or weights) was used again; compute it "
-                        "in the call, or rebuild it when what it depends on changes")
+                return ("returned other values than it does without that earlier call: something kept from one call "
+                        "(for other sizes, contents or weights) was used again; compute it in the call, or rebuild it "
+                        "when what it depends on changes")
+            if variant == "frozen" and (a.dtype != b.dtype or not _close(a.detach(), b.detach())):
+                return "returned other values: requires_grad decides what trains, never what a forward computes"
+    return None
+
+
+def _warm_up(fn, module: torch.nn.Module, given: tuple, memo: dict, limit: float) -> str | None:
+    """Before ``fresh``'s call: one call on other inputs (:func:`_other`) with other weights (halved), the same modules
+    and notebook objects otherwise (generators and optimisers copied again), then the weights, buffers and random
+    state put back; None, or :data:`NO_VERDICT` where the other inputs are not valid ones (or time ran out)."""
+    kept = {id(v): v for v in memo.values() if isinstance(v, torch.nn.Module) or is_notebook_code(type(v))}
+    other = _copied(given, kept, _other)
+    state = {k: v.clone() for k, v in module.state_dict().items()}
+    random_state = _saved_random()
+    try:
+        with torch.no_grad():
+            for p in module.parameters():
+                if p.is_floating_point():
+                    p.mul_(0.5)
+        with _limited(limit):
+            fn(*other[0], **other[1])
+    except (_VariantTimeout, Exception):  # noqa: BLE001 - out of time, or other inputs it may rightly refuse
+        return NO_VERDICT
+    finally:
+        _load_random(random_state)
+    module.load_state_dict(state)
     return None
 
 

@@ -148,6 +148,34 @@ class Keys(nn.Module):
         if self.keys is None:
             self.keys = self.W_k(k)  # kept from the first call: stale for other keys or weights
         return self.keys
+class Drops(nn.Module):
+    def __init__(self, p):
+        super().__init__(); self.lin = nn.Linear(3, 3); self.p = p
+    def forward(self, x):
+        return torch.nn.functional.dropout(self.lin(x), self.p)  # training= defaults to True: drops in eval mode too
+class DropsInMode(Drops):
+    def forward(self, x):
+        return torch.nn.functional.dropout(self.lin(x), self.p, self.training)
+class AttentionDrops(Drops):
+    def forward(self, x):
+        q = self.lin(x)
+        return torch.nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=self.p)
+def decode_reads_mode(model, x):
+    was = model.training  # read, then ignored: the caller's model always comes back in training mode
+    model.eval()
+    with torch.no_grad():
+        y = model(x)
+    model.train()
+    return y
+def unfreezes(model, x):
+    for p in model.parameters():
+        p.requires_grad_(True)
+    return model(x)
+def zeroes(model, x):
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad.zero_()  # zeros for zeros: only a caller's own gradients show it
+    return model(x)
 class Memory(nn.Module):
     def __init__(self, past):
         super().__init__(); self.past = past  # built with a state it extends on every call: state by design
@@ -337,21 +365,46 @@ def test_calls_run_again_under_variants(notebook, name, variant, what):
                                                 and what in found[0]["what"]), found
 
 
-def test_a_module_called_again_is_compared_with_a_fresh_copy(notebook):
+def test_a_module_is_compared_with_a_fresh_copy_called_once_on_other_inputs_and_weights(notebook):
     contract.vary(["fresh"])
     try:
         keys = notebook["Keys"]()
-        keys(torch.randn(4, 3))
-        assert contract.take() == []  # a first call: nothing earlier to be stale
-        keys(torch.randn(4, 3))
+        keys(torch.randn(4, 3))  # a first call too: the fresh copy's earlier call had other keys and weights
         found = contract.take()
-        assert len(found) == 1 and "from an earlier call" in found[0]["what"], found
+        assert len(found) == 1 and "used again" in found[0]["what"], found
+        keys(torch.randn(4, 3))
+        assert len(contract.take()) == 1
+        model = notebook["Model"]({})
+        model(torch.randn(4, 3))
+        model(torch.randn(4, 3))
+        assert contract.take() == []
         memory = notebook["Memory"](torch.zeros(1, 3))
         memory(torch.ones(2, 3))
         memory(torch.ones(2, 3))  # differs from a fresh copy by design: the state it was built with, extended
         assert contract.take() == []
     finally:
         contract.vary(())
+
+
+@pytest.mark.parametrize("call, variant, what", [
+    ("Drops", "eval", "F.dropout(x, p) drops whatever the mode"), ("DropsInMode", "eval", None),
+    ("AttentionDrops", "eval", "dropout_p > 0"), ("decode_reads_mode", "eval", "back in training mode"),
+    ("polite", "eval", None), ("unfreezes", "frozen", "frozen parameters made trainable"),
+    ("zeroes", "frozen", "changed the gradients"), ("Model", "frozen", None), ("Drops", "frozen", None)])
+def test_modules_run_again_in_evaluation_mode_and_partly_frozen(notebook, call, variant, what):
+    """Given in training mode with every parameter trainable and no gradient, these calls change nothing the caller
+    sees (dropout drops, as it should; requires_grad_(True) and zeroing zeros change nothing): the variants show them."""
+    contract.vary([variant])
+    try:
+        if call[0].isupper():
+            notebook[call](0.1)(torch.randn(2, 4, 3)) if call != "Model" else notebook[call]({})(torch.randn(2, 3))
+        else:
+            notebook[call](notebook["Model"]({}), torch.randn(2, 3))
+        found = contract.take()
+    finally:
+        contract.vary(())
+    assert (found == []) if what is None else (len(found) == 1 and contract.VARIANTS[variant] in found[0]["what"]
+                                                and what in found[0]["what"]), found
 
 
 def test_variant_failures_read_as_one_message():
