@@ -445,10 +445,13 @@ def _attributes(module) -> dict:
             if not attr.startswith("_") and _holds(v, torch.Tensor)}
 
 
-def _other(t: torch.Tensor) -> torch.Tensor:
-    """Other contents for a call before the one compared (:data:`VARIANTS` ``fresh``): floating values halved and
+def _other(t: torch.Tensor, shorter: bool = False) -> torch.Tensor:
+    """Other inputs for a call before the one compared (:data:`VARIANTS` ``fresh``): floating values halved and
     shifted (-inf stays -inf), integer tensors of two or more dimensions rolled by one along the first (other rows),
-    the rest as they are (flags, lengths, positions)."""
+    the rest as they are (flags, lengths, positions); ``shorter``: every tensor of two or more dimensions one shorter
+    along the second (a sequence's positions, batch-first), where it has two or more."""
+    if shorter and t.dim() >= 2 and t.size(1) > 1:
+        t = t[:, :-1]
     if t.is_floating_point():
         return t * 0.5 + 0.25
     if t.dim() >= 2 and t.dtype != torch.bool:
@@ -489,9 +492,9 @@ def _dropout_watched(modules: list, seen: list):
         F.dropout, F.scaled_dot_product_attention, torch.dropout = dropout, sdpa, native
 
 
-def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict, limit: float) -> str | None:
+def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict, limit: float, drawn: dict) -> str | None:
     """What goes wrong when the call runs again under ``variant``: None where nothing does, :data:`NO_VERDICT` where the
-    variant cannot run here."""
+    variant cannot run here. ``drawn``: id -> state of the generators the call was given, as it started."""
     fake = contextlib.nullcontext()
     if variant == "fresh":
         module = args[0] if args else None
@@ -536,6 +539,9 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
     seen: list = []
     with fake:
         vargs, vkwargs = _copied((tuple(args), dict(kwargs)), memo, tensor)
+        for key, state in drawn.items():  # a generator given draws as it did in the call, not from where the call left it
+            if key in memo:
+                memo[key].set_state(state)
         given = list({id(m): m for m in _modules((vargs, vkwargs))}.values())
         for m in {id(m): m for m in memo.values() if isinstance(m, torch.nn.Module)}.values():
             if variant == "float64":
@@ -613,34 +619,41 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
 
 
 def _warm_up(fn, module: torch.nn.Module, given: tuple, memo: dict, limit: float) -> str | None:
-    """Before ``fresh``'s call: one call on other inputs (:func:`_other`) with other weights (halved), the same modules
-    and notebook objects otherwise (generators and optimisers copied again), then the weights, buffers and random
-    state put back; None, or :data:`NO_VERDICT` where the other inputs are not valid ones (or time ran out)."""
+    """Before ``fresh``'s call: one call on other inputs (:func:`_other`: one position shorter where that runs, else of
+    the same sizes) with other weights (halved), the same modules and notebook objects otherwise (generators and
+    optimisers copied again), then the weights, buffers and random state put back; None, or :data:`NO_VERDICT` where
+    neither runs (or time ran out)."""
     kept = {id(v): v for v in memo.values() if isinstance(v, torch.nn.Module) or is_notebook_code(type(v))}
-    other = _copied(given, kept, _other)
     state = {k: v.clone() for k, v in module.state_dict().items()}
     random_state = _saved_random()
+    with torch.no_grad():
+        for p in module.parameters():
+            if p.is_floating_point():
+                p.mul_(0.5)
     try:
-        with torch.no_grad():
-            for p in module.parameters():
-                if p.is_floating_point():
-                    p.mul_(0.5)
-        with _limited(limit):
-            fn(*other[0], **other[1])
-    except (_VariantTimeout, Exception):  # noqa: BLE001 - out of time, or other inputs it may rightly refuse
-        return NO_VERDICT
+        for shorter in (True, False):
+            other = _copied(given, dict(kept), lambda t: _other(t, shorter))
+            try:
+                with _limited(limit):
+                    fn(*other[0], **other[1])
+                break
+            except _VariantTimeout:
+                return NO_VERDICT
+            except Exception:  # noqa: BLE001 - other inputs it may rightly refuse
+                if not shorter:
+                    return NO_VERDICT
     finally:
         _load_random(random_state)
-    module.load_state_dict(state)
+        module.load_state_dict(state)
     return None
 
 
-def _modules(value, depth: int = 0) -> list:
-    """The modules among what a call was given (in containers too)."""
-    if isinstance(value, torch.nn.Module):
+def _modules(value, kind=torch.nn.Module, depth: int = 0) -> list:
+    """The modules (or other objects of ``kind``) among what a call was given (in containers too)."""
+    if isinstance(value, kind):
         return [value]
     if depth < 4 and isinstance(value, (list, tuple, dict)):
-        return [m for v in (value.values() if isinstance(value, dict) else value) for m in _modules(v, depth + 1)]
+        return [m for v in (value.values() if isinstance(value, dict) else value) for m in _modules(v, kind, depth + 1)]
     return []
 
 
@@ -659,7 +672,8 @@ def _close(a: torch.Tensor, b: torch.Tensor) -> bool:
     return bool((a == b).all())
 
 
-def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: float, pristine, before: dict) -> None:
+def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: float, pristine, before: dict,
+          drawn: dict) -> None:
     """Run a call that kept the contract again under each of the check's variants, on copies of what it was given,
     each from the random state the call started from; record the first that goes wrong. Nothing the runs do is
     recorded or kept: the random state and torch's global settings are those the call left."""
@@ -678,7 +692,7 @@ def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: fl
                 continue
             _load_random(random_before)
             try:
-                problem = _verdict(variant, fn, args, kwargs, outs, pristine, before, limit)
+                problem = _verdict(variant, fn, args, kwargs, outs, pristine, before, limit, drawn)
             except _VariantTimeout:
                 break
             except Exception:  # noqa: BLE001 - copying what the call was given failed: no verdict
@@ -728,6 +742,7 @@ def checked(fn, name: str, owner=None, like=None):
             recorded, random_before, start = _recorded, _saved_random(), time.perf_counter()
             pristine = _pristine(args[0], "fresh" in _variants) if owner is not None and like is not None and args else None
             held = _attributes(args[0]) if pristine is not None else {}
+            drawn = {id(g): g.get_state() for g in _modules((args, kwargs), torch.Generator)}
         _depth += 1
         try:
             result = fn(*args, **kwargs)
@@ -752,7 +767,7 @@ def checked(fn, name: str, owner=None, like=None):
                 if p.grad is zero and not bool(zero.any()):
                     p.grad = None
         if vary and _recorded == recorded:  # a call that broke the contract already fails its check
-            _vary(name, fn, args, kwargs, result, random_before, time.perf_counter() - start, pristine, held)
+            _vary(name, fn, args, kwargs, result, random_before, time.perf_counter() - start, pristine, held, drawn)
         return result
 
     setattr(call, _MARK, True)

@@ -179,6 +179,9 @@ MUTANTS = [
       "    model.eval()\n    logits, _ = model(inputs)", "changed the caller's model: its mode"),
     M("q7_lm_loss", "the caller's gradients cleared inside the loss (zero_grad before the forward)", "    logits, _ = model(inputs)",
       "    model.zero_grad()   # clean gradients first\n    logits, _ = model(inputs)", "changed the caller's model: its gradients"),
+    M("q7_lm_loss", "the caller's gradients zeroed in place inside the loss, as torch < 2.0's zero_grad() did (no case of its own: the checks' frozen variant)",
+      "    logits, _ = model(inputs)", "    model.zero_grad(set_to_none=False)   # clean gradients first\n    logits, _ = model(inputs)",
+      "changed the gradients its parameters already held"),
     M("q6_lm", "global generator reseeded in forward (for reproducibility)", "        outputs, state = self.lstm(",
       "        torch.manual_seed(0)\n        outputs, state = self.lstm(", "reseeded torch's global random generator"),
 ]

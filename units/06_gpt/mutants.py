@@ -60,6 +60,9 @@ MUTANTS = [
       "F.nll_loss(logits.softmax(-1).log().reshape(-1, logits.size(-1))", "the log of a softmax is -inf"),
     M("q3_nll", "train() inside the loss (the check gives training mode: no change to see)", "logits = model(ids[:, :-1])",
       "model.train()\n    logits = model(ids[:, :-1])", "called train() on the caller's model"),
+    M("q3_nll", "evaluation mode for the NLL, then train() whatever the mode it came in (no case of its own: the checks' eval variant)",
+      "    logits = model(ids[:, :-1])", "    training = model.training\n    model.eval()   # a clean NLL: no dropout\n    logits = model(ids[:, :-1])\n    model.train()",
+      "handed its module back in training mode"),
     # q4: weight decay
     M("q4_decay", "every matrix decayed (embeddings too)", "(decay if id(p) in linear else no_decay)", "(decay if p.dim() >= 2 else no_decay)", "module type"),
     M("q4_decay", "every 'weight' decayed (LayerNorm too)", "id(p) in linear", 'name.endswith("weight") and "emb" not in name', "LayerNorm"),
