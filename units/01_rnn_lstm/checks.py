@@ -19,6 +19,44 @@ _REF_RNN_CELL = ("class RNNCell(torch.nn.RNNCell):\n"   # a correct cell with th
                  "        super().__init__(input_size, hidden_size)\n"
                  "    def forward(self, x, h):\n"
                  "        return super().forward(x, h)\n")
+# other recurrences with the notebook's cells' interface and parameters (names and shapes): an RNN or LSTM that runs
+# self.cell follows them; one that writes the cell's formula out again in its own forward does not
+_OTHER_RNN_CELL = ("class RNNCell(torch.nn.Module):\n"
+                   "    def __init__(self, input_size, hidden_size):\n"
+                   "        super().__init__()\n"
+                   "        self.input_size, self.hidden_size = input_size, hidden_size\n"
+                   "        self.weight_ih = torch.nn.Parameter(torch.zeros(hidden_size, input_size))\n"
+                   "        self.weight_hh = torch.nn.Parameter(torch.zeros(hidden_size, hidden_size))\n"
+                   "        self.bias_ih = torch.nn.Parameter(torch.zeros(hidden_size))\n"
+                   "        self.bias_hh = torch.nn.Parameter(torch.zeros(hidden_size))\n"
+                   "    def forward(self, x, h):\n"
+                   "        return 0.5 * h + torch.sin(x @ self.weight_ih.T + self.bias_ih) * torch.sigmoid(h @ self.weight_hh.T + self.bias_hh)\n")
+_OTHER_LSTM_CELL = ("class LSTMCell(torch.nn.Module):\n"
+                    "    def __init__(self, input_size, hidden_size):\n"
+                    "        super().__init__()\n"
+                    "        self.input_size, self.hidden_size = input_size, hidden_size\n"
+                    "        self.weight_ih = torch.nn.Parameter(torch.zeros(4 * hidden_size, input_size))\n"
+                    "        self.weight_hh = torch.nn.Parameter(torch.zeros(4 * hidden_size, hidden_size))\n"
+                    "        self.bias_ih = torch.nn.Parameter(torch.zeros(4 * hidden_size))\n"
+                    "        self.bias_hh = torch.nn.Parameter(torch.zeros(4 * hidden_size))\n"
+                    "    def forward(self, x, state):\n"
+                    "        h, c = state\n"
+                    "        a, b, _, d = (x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh).chunk(4, dim=1)\n"
+                    "        c = 0.5 * c + torch.sin(a) * torch.sigmoid(b)\n"
+                    "        return torch.cos(d) * c, c\n")
+
+
+def _other_rnn_step(x, h, w):
+    return 0.5 * h + torch.sin(x @ w["weight_ih"].T + w["bias_ih"]) * torch.sigmoid(h @ w["weight_hh"].T + w["bias_hh"])
+
+
+def _other_lstm_step(x, state, w):
+    h, c = state
+    a, b, _, d = (x @ w["weight_ih"].T + w["bias_ih"] + h @ w["weight_hh"].T + w["bias_hh"]).chunk(4, dim=1)
+    c = 0.5 * c + torch.sin(a) * torch.sigmoid(b)
+    return torch.cos(d) * c, c
+
+
 _H = 4
 _REF_LSTM_CELL = ("class LSTMCell(torch.nn.LSTMCell):\n"   # a correct cell with the notebook's interface, so that only your LSTM is checked here
                   "    def __init__(self, input_size, hidden_size):\n"
@@ -189,6 +227,17 @@ def q2_rnn_3(nb):
         with torch.no_grad():
             _ra, _ = _ref(_x)
         assert torch.allclose(_rnn(_x)[0], _ra, atol=1e-5), "the outputs depend on the inputs only up to each step, as they should, but differ from torch.nn.RNN with the same weights: carry h from step to step through self.cell, starting from zeros"
+    with nb.sandbox.swap("RNNCell", _OTHER_RNN_CELL):
+        _rnn = nb.RNN(3, 4)
+        _w = {"weight_ih": torch.randn(4, 3), "weight_hh": torch.randn(4, 4), "bias_ih": torch.randn(4), "bias_hh": torch.randn(4)}
+        _ = _rnn.load_state_dict({"cell." + _n: _v for _n, _v in _w.items()}, strict=False)
+        _x, _h = torch.randn(2, 5, 3), torch.randn(2, 4)
+        _out, _hT = _rnn(_x, _h)
+    _want = []
+    for _t in range(5):
+        _h = _other_rnn_step(_x[:, _t], _h, _w)
+        _want.append(_h)
+    assert torch.allclose(_out, torch.stack(_want, 1), atol=1e-5) and torch.allclose(_hT, _h, atol=1e-5), "with another cell in place of RNNCell, your RNN's results differ from running that cell at every step: the question says to run self.cell over the sequence (h = self.cell(x[:, t], h)), not to write the cell's formula out again in RNN.forward"
 
 
 def q2_rnn_4(nb):
@@ -349,6 +398,17 @@ def q4_lstm_2(nb):
             _rout, (_rh, _rc) = _ref(_x, (_h0.unsqueeze(0), _c0.unsqueeze(0)))
         _out, (_hT, _cT) = _lstm(_x, (_h0, _c0))
         assert torch.allclose(_out, _rout, atol=1e-5) and torch.allclose(_hT, _rh[0], atol=1e-5) and torch.allclose(_cT, _rc[0], atol=1e-5), "with a given (h0, c0) the result differs from torch.nn.LSTM: start from the given state (both h0 and c0), not from zeros"
+    with nb.sandbox.swap("LSTMCell", _OTHER_LSTM_CELL):
+        _lstm = nb.LSTM(3, 4)
+        _w = {"weight_ih": torch.randn(16, 3), "weight_hh": torch.randn(16, 4), "bias_ih": torch.randn(16), "bias_hh": torch.randn(16)}
+        _ = _lstm.load_state_dict({"cell." + _n: _v for _n, _v in _w.items()}, strict=False)
+        _x, _state = torch.randn(2, 5, 3), (torch.randn(2, 4), torch.randn(2, 4))
+        _out, (_hT, _cT) = _lstm(_x, _state)
+    _want = []
+    for _t in range(5):
+        _state = _other_lstm_step(_x[:, _t], _state, _w)
+        _want.append(_state[0])
+    assert torch.allclose(_out, torch.stack(_want, 1), atol=1e-5) and torch.allclose(_hT, _state[0], atol=1e-5) and torch.allclose(_cT, _state[1], atol=1e-5), "with another cell in place of LSTMCell, your LSTM's results differ from running that cell at every step: the question says to unroll self.cell (state = self.cell(x[:, t], state)), not to write the cell's gates out again in LSTM.forward"
 
 
 def q4_lstm_3(nb):

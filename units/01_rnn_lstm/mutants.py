@@ -61,6 +61,9 @@ MUTANTS = [
     M("q2_rnn", "default state made on the CPU", "h = x.new_zeros(B, self.hidden_size) if h0 is None else h0",
       "h = torch.zeros(B, self.hidden_size) if h0 is None else h0", "on x's device"),
     M("q2_rnn", "h_T squeezed (a batch of one loses its axis)", "return torch.stack(outputs, dim=1), h ", "return torch.stack(outputs, dim=1), h.squeeze() ", "no squeeze()"),
+    M("q2_rnn", "the cell's formula written out in the loop instead of running self.cell (a rule the text states)", "h = self.cell(x[:, t], h)",
+      "h = torch.tanh(x[:, t] @ self.cell.weight_ih.T + self.cell.bias_ih + h @ self.cell.weight_hh.T + self.cell.bias_hh)",
+      "run self.cell over the sequence"),
     M("q2_rnn", "steps read under torch.no_grad()", "h = self.cell(x[:, t], h)",
       "with torch.no_grad():\n                x_t = x[:, t]\n            h = self.cell(x_t, h)", "gradient"),
     # q3: LSTMCell
@@ -118,6 +121,10 @@ MUTANTS = [
       "state = (torch.zeros(B, self.hidden_size), torch.zeros(B, self.hidden_size))", "on x's device"),
     M("q4_lstm", "outputs squeezed (a batch of one loses its axis)", "return torch.stack(outputs, dim=1), state ",
       "return torch.stack(outputs, dim=1).squeeze(), state ", "no squeeze()"),
+    M("q4_lstm", "the cell's gates written out in the loop instead of running self.cell (a rule the text states)", "state = self.cell(x[:, t], state)  #",
+      "h, c = state\n            i, f, g, o = (x[:, t] @ self.cell.weight_ih.T + self.cell.bias_ih + h @ self.cell.weight_hh.T + self.cell.bias_hh).chunk(4, dim=1)\n"
+      "            c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)\n            state = (torch.sigmoid(o) * torch.tanh(c), c)  #",
+      "unroll self.cell"),
     M("q4_lstm", "given c0 ignored", "if state is None:\n            state = (x.new_zeros(B, self.hidden_size), x.new_zeros(B, self.hidden_size))",
       "state = (x.new_zeros(B, self.hidden_size) if state is None else state[0], x.new_zeros(B, self.hidden_size))", "(h0, c0)"),
     # q5: gradient to the first input
