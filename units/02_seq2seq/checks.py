@@ -268,6 +268,10 @@ def q3_seq2seq_2(nb):
     _ = _Stubs[2](nb.Seq2Seq(_Stubs[0](), _dec), torch.tensor([[2, 3], [2, 3]]), torch.tensor([2, 2]), _tgt, 0.0)
     assert len(list(_dec.fed)) == 4, "the decoder must be called once per step as a module, self.decoder(token, state)"
     assert torch.equal(torch.stack(list(_dec.fed), 1), torch.tensor([[2, 3, 4, 5], [2, 3, 4, 5]])), "with teacher_forcing=0 each input must be the argmax of the previous step's logits (the model's own prediction), starting from <sos>"
+    _dec, _many = _Stubs[1](), torch.full((16, 11), 8)   # 16 sentences, 10 steps: 144 inputs fed back, where a token sampled from the softmax is the argmax with p = 0.95 each
+    _many[:, 0] = 2
+    _ = _Stubs[2](nb.Seq2Seq(_Stubs[0](), _dec), torch.tensor([[2, 3]] * 16), torch.tensor([2] * 16), _many, 0.0)
+    assert torch.equal(torch.stack(list(_dec.fed), 1), torch.tensor([[2, 3, 4, 5, 6, 7, 0, 1, 2, 3]] * 16)), "with teacher_forcing=0, 16 sentences and 10 steps, some inputs were not the argmax of the previous step's logits: the question says the next input is the step's argmax (greedy feedback), not a token sampled from its softmax"
     _dec = _Stubs[1]()
     _ = _Stubs[2](nb.Seq2Seq(_Stubs[0](), _dec), torch.tensor([[2, 3]] * 2), torch.tensor([2, 2]), torch.tensor([[2, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]] * 2), 0.5)
     _got = [int(int(f[0]) == 8) for f in list(_dec.fed)[1:]]
