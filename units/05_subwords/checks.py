@@ -86,6 +86,8 @@ def q1_bpe_learn_1(nb):
     for (_s, _p), _w in zip(_cases, _want):
         _got = nb.merge_pair(_s, _p)
         assert _got == _w, f"merge_pair({_s}, {_p}) must be {_w}, got {_got}: replace EVERY occurrence (not only the first), left to right without overlaps, keep the other symbols, and return a tuple"
+    _got = nb.merge_pair(("xa", "b", "a", "bc"), ("a", "b"))
+    assert _got == ("xa", "b", "a", "bc"), f"merge_pair(('xa', 'b', 'a', 'bc'), ('a', 'b')) must change nothing, got {_got}: a pair is two whole symbols side by side, not the end of 'xa' and the start of 'bc' (str.replace on the symbols joined by spaces matches inside longer symbols)"
 
 
 def q1_bpe_learn_2(nb):
@@ -101,6 +103,8 @@ def q1_bpe_learn_3(nb):
     _got = nb.learn_bpe({"ab": 3, "cd": 3, "ef": 3}, 3)
     _want = [("a", "b"), ("ab", "</w>"), ("c", "d")]
     assert _got == _want, f"with ties at every step, {{ab: 3, cd: 3, ef: 3}} must give {_want} (the smallest tied pair each time, after recounting), got {_got}"
+    _got = nb.learn_bpe({"ab": 1, "ac": 1}, 2)
+    assert _got == [("a", "b"), ("a", "c")], f"in {{ab: 1, ac: 1}}, after (a, b) the pairs (ab, </w>), (a, c), (c, </w>) tie: ('a', 'c') is the smallest (left, right) tuple ('a' < 'ab'), though 'ab</w>' < 'ac' as merged strings: compare the pairs as tuples, not left + right; got {_got}"
 
 
 def q1_bpe_learn_4(nb):
@@ -344,6 +348,7 @@ def q5_accumulate_4(nb):
     _out1, _got1, _ = _acc_run(_state, _mb[:1])
     _loss1, _n1, _want1 = nb.here("_acc_ref")(_state, _mb[:1])
     assert all(torch.allclose(_got1[_k], _want1[_k], atol=1e-5) for _k in _want1), "with a single micro-batch the gradient must be that of its own mean loss"
+    assert _got["0.weight"] is None, "a parameter that received no gradient (here a frozen one) must keep p.grad None, not zeros: start from no gradient (p.grad = None or model.zero_grad()), not torch.zeros_like(p)"
 
 
 # torch.testing's default tolerances (rtol, atol) per dtype: an average "computed in float32 or wider" is compared with
@@ -418,6 +423,11 @@ def q6_average_4(nb):
     except Exception as _e:
         _err = type(_e).__name__
     assert _err == "ValueError", f"state dicts with different keys (here the middle one of three: checkpoints of different models) must raise a ValueError, got {_err}: compare the keys of every state dict"
+    try:
+        _avg = nb.average_state_dicts([{"w": torch.ones(2), "b": torch.zeros(1)}, {"b": torch.ones(1), "w": torch.zeros(2)}])
+    except Exception:
+        raise AssertionError("two state dicts with the same keys in another order raised an error: their keys are the same (compare them as sets, not as lists)") from None
+    assert torch.allclose(_avg["w"], torch.full((2,), 0.5)) and torch.allclose(_avg["b"], torch.full((1,), 0.5)), "two state dicts with the same keys in another order must be averaged name by name (their keys are the same: not an error, not matched by position)"
 
 
 def q6_average_5(nb):

@@ -38,6 +38,11 @@ MUTANTS = [
     M("q1_bpe_learn", "the caller's table is changed", "words = {word_symbols(w): c for w, c in word_freqs.items()}",
       "words = {word_symbols(w): c for w, c in word_freqs.items()}\n    word_freqs.clear()", "changed the word_freqs"),
     M("q1_bpe_learn", "one merge too few", "for _ in range(num_merges):", "for _ in range(num_merges - 1):", ""),
+    M("q1_bpe_learn", "merge_pair by str.replace on the symbols joined by spaces (a rule the text states)", "    left, right = pair\n    out, i = [], 0",
+      '    left, right = pair\n    return tuple(" ".join(symbols).replace(left + " " + right, left + right).split())\n    out, i = [], 0',
+      "two whole symbols side by side"),
+    M("q1_bpe_learn", "ties broken by the merged string left + right (a rule the text states)", BEST,
+      "best = min(pairs, key=lambda p: (-pairs[p], p[0] + p[1]))", "compare the pairs as tuples"),
     # q2: encoding and decoding
     M("q2_bpe_encode", "merges applied in reverse order", "for pair in merges:", "for pair in reversed(merges):", "in the order learned"),
     M("q2_bpe_encode", "only the first word encoded", "for word in sentence.split():", "for word in sentence.split()[:1]:", ""),
@@ -113,6 +118,8 @@ MUTANTS = [
     M("q5_accumulate", "loss returned as a tensor", "return total / count, count", "return torch.tensor(total / count), count", "float"),
     M("q5_accumulate", "loss_fn run twice (a counting pass first)", "for batch in micro_batches:\n        loss, n = loss_fn(model, batch)",
       "micro_batches = list(micro_batches)\n    for batch in micro_batches:\n        loss_fn(model, batch)\n    for batch in micro_batches:\n        loss, n = loss_fn(model, batch)", "exactly once"),
+    M("q5_accumulate", "starts from zeros, not from no gradient (a rule the text states)", "p.grad = None                                   # start from zero: no stale gradient",
+      "p.grad = torch.zeros_like(p)", "must keep p.grad None"),
     M("q5_accumulate", "divided by the number of micro-batches instead of tokens", (BACKWARD, DIVIDE), ("loss.backward()", "p.grad /= len(micro_batches)"), "per token, not per micro-batch"),
     # q6: checkpoint averaging
     M("q6_average", "integer tensors averaged (become float)", "if last.is_floating_point():", "if True:", "LAST state dict"),
@@ -136,6 +143,8 @@ MUTANTS = [
     M("q6_average", "only parameters (buffers dropped)", "if last.is_floating_point():", "if name.endswith(('running_mean', 'running_var')):\n            continue\n        if last.is_floating_point():", "parameters AND buffers"),
     M("q6_average", "no error for an empty list", 'raise ValueError("average_state_dicts needs at least one state dict")', "return {}", "empty list"),
     M("q6_average", "different keys accepted", "if any(set(s) != keys for s in states):", "if False:", "different keys"),
+    M("q6_average", "keys compared as lists: the same keys in another order rejected (a rule the text states)", "if any(set(s) != keys for s in states):",
+      "if any(list(s) != list(states[-1]) for s in states):", "same keys in another order"),
     M("q6_average", "the library's running mean (a rule of the question)", "total = torch.stack([s[name].to(torch.float64) for s in states]).mean(dim=0)",
       "running = torch.optim.swa_utils.AveragedModel(torch.nn.ParameterList([torch.nn.Parameter(states[0][name].double(), requires_grad=False)]))\n"
       "            for s in states[1:]:\n"

@@ -285,6 +285,12 @@ def q4_decay_1(nb):
     assert len(_decay) + len(_no) == len(_names) and set(_decay) | set(_no) == set(_names), "each parameter must appear exactly once (no duplicates, none missing)"
     assert _decay == [n for n in _names if n in set(_decay)] and _no == [n for n in _names if n in set(_no)], "keep model.named_parameters() order within each list"
     assert len(_decay) == 12, f"a 2-layer GPT has 12 linear weights (W_q, W_k, W_v, W_o, linear1, linear2 per block), got {len(_decay)} decayed"
+    _got = [list(_x) for _x in nb.decay_split(_seq()[1])]
+    assert _got == [["weight"], ["bias"]], f"a model that is itself an nn.Linear must give (['weight'], ['bias']), the names model.named_parameters() gives, got {tuple(_got)}: its own module name is '' (not a prefix followed by '.')"
+    _m = _seq()
+    _ = _m[1].requires_grad_(False)
+    _decay, _no = nb.decay_split(_m)
+    assert sorted(_decay) == ["1.weight", "3.weight"] and sorted(_no) == ["0.weight", "1.bias", "2.bias", "2.weight"], f"with a linear layer frozen (requires_grad False) the split must not change, got {sorted(_decay)} and {sorted(_no)}: every parameter of model.named_parameters() exactly once, frozen ones too"
 
 
 def q5_schedule_1(nb):

@@ -70,6 +70,12 @@ MUTANTS = [
     M("q4_decay", "lists swapped", "return decay, no_decay", "return no_decay, decay", "must be decayed"),
     M("q4_decay", "everything decayed", "(decay if id(p) in linear else no_decay)", "decay", "must not be decayed"),
     M("q4_decay", "order lost", "return decay, no_decay", "return sorted(decay), sorted(no_decay)", "named_parameters() order"),
+    M("q4_decay", "names made as module name + '.weight' (a bare nn.Linear: '.weight') (a rule the text states)",
+      ("linear = {id(m.weight) for m in model.modules() if isinstance(m, nn.Linear)}", "id(p) in linear"),
+      ('linear = {prefix + ".weight" for prefix, m in model.named_modules() if isinstance(m, nn.Linear)}', "name in linear"),
+      "its own module name is ''"),
+    M("q4_decay", "frozen parameters skipped (a rule the text states)", "    for name, p in model.named_parameters():\n",
+      "    for name, p in model.named_parameters():\n        if not p.requires_grad:\n            continue\n", "frozen ones too"),
     # q5: warm-up and cosine
     M("q5_schedule", "warm-up off by one", "return (step + 1) / warmup", "return step / warmup", "(step + 1) / warmup"),
     M("q5_schedule", "progress not clipped at 1", "min(1.0, (step - warmup) / (total - warmup))", "(step - warmup) / (total - warmup)", "clip p at 1"),
