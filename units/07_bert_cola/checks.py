@@ -62,7 +62,7 @@ def q1_pool_1(nb):
     _want = torch.stack([_h[_b, :_n].mean(0) for _b, _n in enumerate(_lengths.tolist())])
     _got = nb.pool(_h, _mask, "mean")
     assert tuple(_got.shape) == (4, 5), f"'mean' pooling of (B, T, d) = (4, 7, 5) must be (4, 5), got {tuple(_got.shape)}"
-    assert torch.allclose(_got, _want, atol=1e-5), "'mean' pooling differs from the mean of each sentence's real tokens (lengths 7, 1, 3, 5): sum h * mask over the positions and divide each row by its own number of real tokens (not by T, not by the batch's total)"
+    assert torch.allclose(_got, _want, atol=1e-5), "'mean' pooling differs from the mean of each sentence's real tokens ([CLS] included; lengths 7, 1, 3, 5): sum h * mask over the positions and divide each row by its own number of real tokens (not by T, not by the batch's total)"
     _h2 = torch.cat([_h, torch.full((4, 5, 5), 1e4)], dim=1)                    # more padding, with large values there
     _mask2 = torch.cat([_mask, torch.zeros(4, 5, dtype=torch.bool)], dim=1)
     assert torch.allclose(nb.pool(_h2, _mask2, "mean"), _want, atol=1e-4), "'mean' pooling changes with the amount of padding: the outputs at padding positions must not count at all (multiply by the mask, or select, before summing)"
@@ -192,6 +192,9 @@ def q2_classifier_4(nb):
     _found = _side_effects(_model, (torch.tensor([[nb.CLS_ID, 9, 12, nb.PAD_ID]]),), _model)
     _found += _side_effects(_model.train(), (torch.tensor([[nb.CLS_ID, 9, 12, nb.PAD_ID]]),), _model)
     assert not _found, f"the forward pass has side effects: {'; '.join(_found)}. It must not change ids in place, switch train()/eval() or freeze parameters"
+    _drop = nb.SentenceClassifier(nb.Encoder(16, d_model=8, n_heads=2, n_layers=1, d_ff=16, max_len=16), 3, "mean", dropout=1.0)   # training mode
+    _got = _drop(torch.tensor([[nb.CLS_ID, 9, 12, nb.PAD_ID], [nb.CLS_ID, 7, 8, 9]]))
+    assert torch.allclose(_got, _drop.state_dict()["head.4.bias"].expand(2, 3), atol=1e-6), "with the head's dropout p = 1 in training mode the logits must be the last Linear's bias alone: run the whole head, self.head(...), on the pooled vector, its two dropouts included (dropout, Linear, tanh, dropout, Linear)"
 
 
 def q2_classifier_5(nb):
@@ -359,6 +362,9 @@ def q4_mlm_mask_7(nb):
     _random = _inputs[(_inputs != nb.MASK_ID) & (_inputs != _ids)]
     _counts = torch.bincount(_random - nb.N_SPECIAL, minlength=4).tolist() if bool((_random >= nb.N_SPECIAL).all()) else []
     assert len(_counts) == 4 and min(_counts) > 150, f"with vocab_size = N_SPECIAL + 4 the random replacements (that differ from the original) fell on the ordinary ids {_counts} times each: each of the four must come up, vocab_size - 1 included (torch.randint(N_SPECIAL, vocab_size, ...): the upper bound is exclusive)"
+    _rest = _inputs != nb.MASK_ID                                                      # every token is chosen (mask_prob 1)
+    _same = float((_inputs == _ids)[_rest].double().mean())
+    assert 0.57 < _same < 0.68, f"with four ordinary ids, {_same:.1%} of the chosen tokens that did not become [MASK] kept their own id instead of about 62.5 % (the 10 % unchanged and a quarter of the 10 % random): the random replacement is uniform over ALL ordinary ids N_SPECIAL ... vocab_size - 1, the original one included; do not exclude it"
     (_a, _la), (_b, _lb), _advanced = _mask_twice(_ids[:40], _V, 9)
     assert _advanced, "mask_tokens did not advance the caller's generator: draw from generator itself, not from a copy or a new generator seeded like it"
     assert not torch.equal(_la, _lb), "two calls with the same generator chose the same positions: each call must take new random numbers from the caller's generator (pretraining masks every batch afresh from one generator)"

@@ -30,6 +30,8 @@ MUTANTS = [
     M("q1_pool", "result squeezed (batch of 1)", f"return {MEAN}", f"return ({MEAN}).squeeze()", "squeeze()"),
     M("q1_pool", "unknown how silently pooled as [CLS]", "raise ValueError(f\"how must be 'cls' or 'mean', got {how!r}\")",
       "return h[:, 0]", "ValueError"),
+    M("q1_pool", "mean over the words only, [CLS] left out (a rule the text states)", MASK_M,
+      "m = mask.clone()\n        m[:, 0] = False\n        m = m.unsqueeze(-1).to(h.dtype)", "[CLS] included"),
     # q2: classifier
     M("q2_classifier", "padding mask from torch.arange made on the CPU", "ids != PAD_ID",
       "torch.arange(ids.size(1))[None, :] < (ids != PAD_ID).sum(1, keepdim=True)", "on ids' device"),
@@ -44,6 +46,8 @@ MUTANTS = [
     M("q2_classifier", "encoder outputs detached", "h = self.encoder(ids)", "h = self.encoder(ids).detach()", "nothing detached"),
     M("q2_classifier", "only the last layer of the head", "return self.head(pool(", "return self.head[-1](pool(", "head(pool("),
     M("q2_classifier", "eval() inside forward", "h = self.encoder(ids)", "self.eval()\n        h = self.encoder(ids)", "train()/eval()"),
+    M("q2_classifier", "the head's layers called one by one, its dropouts left out (a rule the text states)", FWD,
+      "return self.head[4](torch.tanh(self.head[1](pool(h, ids != PAD_ID, self.how))))", "its two dropouts included"),
     M("q2_classifier", "logits squeezed (batch of 1)", FWD, "return self.head(pool(h, ids != PAD_ID, self.how)).squeeze()", "squeeze()"),
     # q3: Matthews correlation
     M("q4_mlm_mask", "Hugging Face's collator (a rule of the question)", "shape, device = ids.shape, ids.device",
@@ -90,6 +94,10 @@ MUTANTS = [
       "80 %"),
     M("q4_mlm_mask", "random replacements include special tokens", "torch.randint(N_SPECIAL, vocab_size,", "torch.randint(0, vocab_size,",
       "ordinary ids"),
+    M("q4_mlm_mask", "a random replacement never the original token (a rule the text states)",
+      "random_ids = torch.randint(N_SPECIAL, vocab_size, shape, generator=generator, device=device)",
+      "random_ids = (ids - N_SPECIAL + torch.randint(1, vocab_size - N_SPECIAL, shape, generator=generator, device=device))"
+      " % (vocab_size - N_SPECIAL) + N_SPECIAL", "the original one included"),
     M("q4_mlm_mask", "mask_prob ignored", "< mask_prob)", "< 0.15)", "mask_prob"),
     M("q4_mlm_mask", "a fixed number of tokens per sentence (BERT's original data preparation), not independent draws",
       "chosen = (torch.rand(shape, generator=generator, device=device) < mask_prob) & (ids >= N_SPECIAL)",

@@ -110,6 +110,12 @@ def q1_rmsnorm_2(nb):
         assert _got.dtype == _dtype, f"a {_dtype} input must give a {_dtype} output, got {_got.dtype}: compute in float32, then .to(x.dtype)"
         _want = _rms(_x.float(), _w.to(_dtype).float(), 1e-6)
         assert torch.isfinite(_got).all() and torch.allclose(_got.double(), _want, rtol=_tol, atol=_tol), f"a {_dtype} input of magnitude {_scale:g} gives wrong values (inf, nan or 0 where the squares overflow or vanish): compute the normalisation in float32 (x.float()), whatever x's dtype"
+    _norm = nb.RMSNorm(16)                                                   # a float32 gain, as a model left in float32 has
+    _ = _norm.load_state_dict({"weight": _w})
+    _x = torch.randn(3, 16).to(torch.float16)
+    _got = _norm(_x)
+    assert _got.dtype == torch.float16, f"a float16 input with a float32 gain must give a float16 output ('the result has x's dtype whatever the gain's'), got {_got.dtype}: apply the gain in float32 and cast the product back, or, multiplying after the cast, cast the gain to x's dtype too"
+    assert torch.allclose(_got.double(), _rms(_x.float(), _w, 1e-6), rtol=2e-3, atol=2e-3), "a float16 input with a float32 gain gives wrong values"
 
 
 def q1_rmsnorm_3(nb):
@@ -633,6 +639,8 @@ def q8_llama_3(nb):
 def q8_llama_4(nb):
     _llama_check(nb, 6, _llama(16, 2, 2, 1, 20, rms_norm_eps=1e-5, rope_parameters={"rope_theta": 500.0, "rope_type": "default"},
                                tie_word_embeddings=False), "2 query heads and 1 key/value head, untied", prefix="")
+    _llama_check(nb, 8, _llama(16, 2, 2, 2, 20, rms_norm_eps=1e-5, rope_theta=1000.0, tie_word_embeddings=False),
+                 "untied, names with model. but lm_head.weight ('every name with model. but the output layer's')")
     _untouched = nb.standin("_llama_untouched")
     for _prefix, _tied in (("model.", True), ("", False)):
         _found = _untouched(_prefix, _tied)

@@ -45,6 +45,8 @@ MUTANTS = [
       ("x32 = x.float()", "return (normed * self.weight.float()).to(x.dtype)"),
       ("x32 = x.float().view(-1, x.size(-1))", "return (normed * self.weight.float()).to(x.dtype).view(x.shape)"),
       ".view needs contiguous memory"),
+    M("q1_rmsnorm", "gain applied after the cast back, in the gain's dtype (Hugging Face's LlamaRMSNorm) (a rule the text states)",
+      "return (normed * self.weight.float()).to(x.dtype)", "return normed.to(x.dtype) * self.weight", "whatever the gain's"),
     # q2: RoPE
     M("q2_rope", "pairs (i, i + d/2), the 'rotate half' layout", (PAIRS, STACK, BACK),
       ("x1, x2 = x.float()[..., : d_k // 2], x.float()[..., d_k // 2:]",
@@ -167,6 +169,9 @@ MUTANTS = [
     M("q8_llama", "the prefix always cut", 'name.removeprefix("model.")', 'name[len("model."):]', "KeyError: 'embed_tokens.weight'", public=True),
     M("q8_llama", "blocks counted from one digit of the names", "for i in range(n_layers):",
       'for i in range(1 + max(int(name[len("layers.")]) for name in sd if name.startswith("layers."))):', 'Missing key(s) in state_dict: "blocks.10.', public=True),
+    M("q8_llama", "the prefix model. looked up on lm_head.weight too (a rule the text states)", HEAD,
+      'if not tied:\n        pre = "model." if "model.embed_tokens.weight" in hf else ""\n        ours["lm_head.weight"] = hf[pre + "lm_head.weight"]',
+      "every name with model. but the output layer's"),
     M("q8_llama", "not in eval mode", "return model.eval()", "return model", "eval mode", public=True),
     M("q8_llama", "the prefix moved in the caller's dictionary", 'sd = {name.removeprefix("model."): w for name, w in hf.items()}',
       'sd = hf\n    for name in [n for n in hf if n.startswith("model.")]:\n        sd[name.removeprefix("model.")] = sd.pop(name)',
@@ -306,7 +311,7 @@ return self.W_o(out.transpose(1, 2).reshape(B, T, self.h * self.d_k)), (k.detach
     "q1_rmsnorm": ["""
 def norm(z):
     return z * torch.rsqrt(z.pow(2).mean(-1, keepdim=True) + self.eps)
-return norm(x.float()).type_as(x) * self.weight
+return norm(x.float()).type_as(x) * self.weight.type_as(x)
 """],
     "q2_rope": ["""
 d = x.size(-1)
