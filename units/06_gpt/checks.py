@@ -238,6 +238,16 @@ def q3_nll_1(nb):
         _got = nb.next_token_nll(_m, _ids, _pad)
         assert tuple(_got.shape) == tuple(_want(_ids, _pad).shape), f"ids {tuple(_ids.shape)}: the result must be (B, T-1) = {tuple(_want(_ids, _pad).shape)}, got {tuple(_got.shape)} (reduction='none', reshaped to (B, T-1); no squeeze())"
         assert torch.allclose(_got, _want(_ids, _pad), atol=1e-4), f"ids {tuple(_ids.shape)}, pad_id = {_pad}: the NLLs differ: 0.0 where the TARGET ids[:, 1:] equals pad_id (use the pad_id argument, not 0), -log p of ids[:, t+1] given ids[:, :t+1] elsewhere (not shifted the other way, no <sos> target)"
+    _ = torch.manual_seed(11)
+    _g = nb.GPT(9, d_model=8, n_heads=2, n_layers=1, d_ff=16, max_len=4, dropout=0.0)
+    _ids = torch.tensor([[2, 4, 5, 6, 3], [2, 7, 3, 0, 0]])            # T = 5: the model reads T - 1 = max_len tokens
+    try:
+        _got = nb.next_token_nll(_g, _ids, 0)
+    except Exception:
+        raise AssertionError("a GPT with max_len = 4 given ids of 5 tokens failed: the model reads ids[:, :-1] (T - 1 tokens), model(ids[:, :-1]), not model(ids)[:, :-1]") from None
+    _lp = _g(_ids[:, :-1]).log_softmax(-1)
+    _w = (-_lp.gather(-1, _ids[:, 1:, None])[..., 0]).masked_fill(_ids[:, 1:] == 0, 0.0)
+    assert torch.allclose(_got, _w, atol=1e-4), "with a GPT the NLLs differ from those of its logits model(ids[:, :-1]) at the targets ids[:, 1:]"
 
 
 def q3_nll_2(nb):

@@ -49,6 +49,8 @@ MUTANTS = [
     M("q3_nll", "NLLs written into a tensor made on the CPU", "    return nll.view(targets.shape)",
       "    out = torch.zeros(targets.shape)\n    out[:] = nll.view(targets.shape)\n    return out", "on ids' device"),
     M("q3_nll", "targets not shifted", "targets = ids[:, 1:]", "targets = ids[:, :-1]", "position t predicts token t+1"),
+    M("q3_nll", "the model reads all of ids, its last position dropped (a rule the text states)", "logits = model(ids[:, :-1])",
+      "logits = model(ids)[:, :-1]", "model(ids[:, :-1])"),
     M("q3_nll", "pad id hard-coded to 0", "ignore_index=pad_id", "ignore_index=0", "use the pad_id argument"),
     M("q3_nll", "padding targets counted", "ignore_index=pad_id, ", "", "0.0 where"),
     M("q3_nll", "summed per sentence", "return nll.view(targets.shape)", "return nll.view(targets.shape).sum(1)", "(B, T-1)"),
