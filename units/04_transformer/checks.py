@@ -196,6 +196,12 @@ def q1_sdpa_4(nb):
     _out, _w = nb.scaled_dot_product_attention(_q, _k, _v, _mask)
     assert bool(torch.isfinite(_out).all()) and bool(torch.isfinite(_w).all()), "scores of large magnitude give inf or NaN: use torch.softmax (or subtract each row's maximum before exp), and fill masked scores with -inf (or the dtype's minimum), not a finite number added to them"
     assert torch.allclose(_out, F.scaled_dot_product_attention(_q, _k, _v, attn_mask=_mask), atol=1e-4, rtol=1e-4), "with scores of large magnitude and a mask, the output differs from torch's scaled_dot_product_attention: compute the softmax stably (torch.softmax)"
+    # every allowed score near -20,000: a masked score becomes -inf (section 1), so it gets weight 0 whatever the others are
+    _q = torch.full((2, 4), 100.0)
+    _k = torch.tensor([[-100.0] * 4, [1.0, 0.0, 0.0, 0.0], [-100.001] * 4, [0.0] * 4])
+    _mask = torch.tensor([True, False, True, False])
+    _out, _w = nb.scaled_dot_product_attention(_q, _k, torch.randn(4, 3), _mask)
+    assert tuple(_w.shape) == (2, 4) and bool((_w[:, ~_mask] == 0).all()) and torch.allclose(_w.sum(-1), torch.ones(2), atol=1e-5), f"with every allowed score near -20,000 the masked keys got weights {_w[:, ~_mask].tolist()}: fill masked scores with -inf (or the dtype's minimum), which gets weight exactly 0 whatever the other scores; a finite fill such as -1e4 wins over scores below it"
 
 
 def q1_sdpa_5(nb):

@@ -28,6 +28,8 @@ MUTANTS = [
     M("q1_sdpa", "mask applied after the softmax", (FILL, "return weights @ v, weights"),
       ("scores = scores", "weights = weights.masked_fill(~mask, 0.0)\n    return weights @ v, weights"), "do not zero weights after it"),
     M("q1_sdpa", "masked scores set to 0, not -inf", 'float("-inf")', "0.0", "exactly 0"),
+    M("q1_sdpa", "masked scores filled with a finite -1e4 (a rule the text states)", FILL, "scores = scores.masked_fill(~mask, -1e4)",
+      "a finite fill such as -1e4"),
     M("q1_sdpa", "attention weights detached from the graph", "torch.softmax(scores, dim=-1)", "torch.softmax(scores, dim=-1).detach()", "autograd graph"),
     M("q1_sdpa", "softmax by hand without subtracting the maximum", "weights = torch.softmax(scores, dim=-1)",
       "weights = scores.exp() / scores.exp().sum(dim=-1, keepdim=True)", "torch.softmax"),
