@@ -419,6 +419,12 @@ def q6_kv_bytes_1(nb):
                   (4, 2, 16, torch.int8), (6, 1, 32, torch.float32)):
         _got = nb.kv_bytes_per_token(*_args)
         assert _got == _bytes(*_args), f"L = {_args[0]}, n_kv = {_args[1]}, d_k = {_args[2]}, {_args[3]}: expected {_bytes(*_args)} bytes, got {_got}: 2 (a key and a value) * L * n_kv * d_k numbers of the dtype's size in BYTES (element_size)"
+    for _args in ((3, 2, 8, torch.complex64), (2, 1, 4, torch.bool)):
+        try:
+            _got = nb.kv_bytes_per_token(*_args)
+        except Exception as _e:
+            _got = f"an error ({type(_e).__name__})"
+        assert _got == _bytes(*_args), f"L = {_args[0]}, n_kv = {_args[1]}, d_k = {_args[2]}, {_args[3]}: expected {_bytes(*_args)} bytes, got {_got}: 'for any torch dtype', complex and bool included: its element size in bytes (element_size() or dtype.itemsize), not bits from torch.finfo or torch.iinfo"
 
 
 def q6_kv_bytes_2(nb):

@@ -118,6 +118,8 @@ MUTANTS = [
     M("q6_kv_bytes", "keys only (no factor 2)", "return 2 * n_layers", "return n_layers", "1,536 bytes"),
     M("q6_kv_bytes", "one layer", "2 * n_layers * n_kv_heads", "2 * n_kv_heads", "1,536 bytes"),
     M("q6_kv_bytes", "bits instead of bytes", SIZE, "(torch.finfo(dtype).bits if dtype.is_floating_point else torch.iinfo(dtype).bits)", "1,536 bytes"),
+    M("q6_kv_bytes", "bits of torch.finfo or torch.iinfo over 8, which complex and bool dtypes do not give (a rule the text states)", SIZE,
+      "((torch.finfo(dtype).bits if dtype.is_floating_point else torch.iinfo(dtype).bits) // 8)", "for any torch dtype"),
     M("q6_kv_bytes", "4 bytes hard-coded", SIZE, "4", "element size"),
     M("q6_kv_bytes", "bytes as a float", SIZE, "torch.finfo(dtype).bits / 8", "Python int"),
     M("q6_kv_bytes", "a tensor", "return 2 * n_layers * n_kv_heads * d_k * " + SIZE,
