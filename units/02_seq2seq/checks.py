@@ -279,6 +279,14 @@ def q3_seq2seq_2(nb):
     _rng = random.Random(0)
     _want = [int(_rng.random() < 0.5) for _ in range(9)]   # the draws after random.seed(0), one after each step
     assert _got == _want, f"with random.seed(0) and teacher_forcing=0.5 the inputs after <sos> were {_got} (1: the true token, 0: the step's argmax); the draws give {_want}. The question says: \"after step t's logits, draw random.random() once, and the next input is tgt[:, t] if the draw is below teacher_forcing, else the step's argmax\" (no draw before the first step, no other draw, not torch.rand)"
+    _rng = random.Random(0)
+    _stream = [int(_rng.random() < 0.5) for _ in range(13)]
+    for _tf in (1.0, 0.0):   # after random.seed(0) and T-2 = 3 draws (none after the last step) or T-1 = 4, a forward at 0.5 shows the next 9
+        _ = _Stubs[2](nb.Seq2Seq(_Stubs[0](), _Stubs[1]()), torch.tensor([[2, 3]] * 2), torch.tensor([2, 2]), _tgt, _tf)
+        _dec = _Stubs[1]()
+        _ = nb.Seq2Seq(_Stubs[0](), _dec)(torch.tensor([[2, 3]] * 2), torch.tensor([2, 2]), torch.tensor([[2] + [8] * 10] * 2), teacher_forcing=0.5)
+        _got = [int(int(f[0]) == 8) for f in list(_dec.fed)[1:]]
+        assert _got in (_stream[3:12], _stream[4:13]), f"after random.seed(0) and a forward with teacher_forcing={_tf} and T = 5, the next forward's inputs were {_got}, which the 4th or 5th draw onwards does not give: the question says to draw random.random() once after each step's logits (the last step may skip it), whatever the ratio, even where the draw cannot change the input"
 
 
 def q3_seq2seq_3(nb):

@@ -71,6 +71,8 @@ MUTANTS = [
       "after step t's logits, draw random.random() once"),
     M("q3_seq2seq", "the model's own input sampled from the softmax instead of its argmax (a rule the text states)", "else step_logits.argmax(-1)",
       "else torch.multinomial(torch.softmax(step_logits, -1), 1).squeeze(1)", "not a token sampled from its softmax"),
+    M("q3_seq2seq", "no draw where the ratio decides alone, teacher_forcing 1 (a rule the text states)", "token = tgt[:, t] if random.random() < teacher_forcing else",
+      "token = tgt[:, t] if teacher_forcing >= 1 or random.random() < teacher_forcing else", "whatever the ratio, even where the draw cannot change the input"),
     M("q3_seq2seq", "stacked along dim 0", "torch.stack(logits, dim=1)", "torch.stack(logits, dim=0)", "T-1"),
     M("q3_seq2seq", "decoder state detached between steps", "self.decoder(token, state)",
       "self.decoder(token, tuple(s.detach() for s in state))", "flow back through every decoder step"),
