@@ -348,6 +348,12 @@ def q4_attention_1(nb):
             _w1 = _ref_masked_softmax(_s1, _m1)
             assert isinstance(_res, tuple) and len(_res) == 2 and _close(_res[1], _w1), f"B = {_B}, S = {_S}: the weights must be ({_B}, {_S})"
             assert _close(_res[0], torch.einsum("bs,bsd->bd", _w1, _v1)), f"B = {_B}, S = {_S}, d_v = {_D}: the context must be ({_B}, {_D}), got {getattr(_res[0], 'shape', None)}: squeeze only the dimension you added (squeeze(1)), never squeeze() without a dimension"
+        # a sentence without real positions: the question says to take the weights from masked_softmax, whose rows then are zeros
+        _s0, _v0 = torch.randn(2, 3), torch.randn(2, 3, 4)
+        _m0 = torch.tensor([[True, True, False], [False, False, False]])
+        _res = nb.attention(_FixedScore(_s0), torch.randn(2, 2), torch.randn(2, 3, 2), _v0, _m0)
+        _w0 = _ref_masked_softmax(_s0, _m0)
+        assert isinstance(_res, tuple) and len(_res) == 2 and _close(_res[1], _w0) and _close(_res[0], torch.einsum("bs,bsd->bd", _w0, _v0)), "a sentence whose mask is all False must get all-zero weights and a zero context, not NaN: take the weights from your masked_softmax (not a softmax of your own)"
 
 
 def q4_attention_2(nb):
@@ -431,6 +437,16 @@ def q5_decoder_2(nb):
         with torch.no_grad():
             _want = _step(_emb2, _gru2, _Wc2, *_args)
         assert isinstance(_res, tuple) and len(_res) == 3 and all(torch.allclose(_r, _x, atol=1e-5) for _r, _x in zip(_res, _want)), "in eval mode (dropout p = 0.5) the step must be exactly the step without dropout: use the module self.dropout, or F.dropout(x, p, training=self.training); F.dropout(x, p) drops also in eval mode"
+        # where dropout sits on h~_t: after the tanh (step 4). The embedding is zero, so its dropout changes nothing and every
+        # kept entry of h~_t is tanh(W_c [c_t; h_t]) / (1 - p) whatever the random draws; tanh(dropout(...)) is not
+        _dec3, _emb3, _gru3, _Wc3 = _decoder(nb, 10, 5, 6, 6, dropout=0.5)          # training mode
+        _ = _dec3.load_state_dict({"embedding.weight": torch.zeros(10, 5), "out.weight": torch.zeros(10, 5)}, strict=False)
+        _res = _dec3(*_args)
+        with torch.no_grad():
+            _want_h, _want_feed, _want_w = _step(_emb3, _gru3, _Wc3, *_args, drop_embedding=True)
+        assert isinstance(_res, tuple) and len(_res) == 3 and torch.allclose(_res[0], _want_h, atol=1e-5) and torch.allclose(_res[2], _want_w, atol=1e-5), "with dropout p = 0.5 in training mode and a zero embedding, h_t and the weights must be those of the step without dropout: dropout acts on the embedding and on h~_t only"
+        _kept = _res[1] != 0
+        assert torch.allclose(torch.where(_kept, _res[1], 2 * _want_feed), 2 * _want_feed, atol=1e-5), "with dropout p = 0.5 in training mode every entry of h~_t must be 0 or tanh(W_c [c_t; h_t]) / (1 - p): apply self.dropout after the tanh, to h~_t (not inside it: tanh(dropout(...)), W_c(dropout([c_t; h_t])))"
 
 
 def q5_decoder_3(nb):
@@ -487,6 +503,8 @@ def q6_length_penalty_1(nb):
     _lenf = torch.tensor([[[3.0], [11.0]], [[1.0], [25.0]]])
     _got = nb.length_penalty(_lenf, 0.8)
     assert isinstance(_got, torch.Tensor) and tuple(_got.shape) == (2, 2, 1) and _got.is_floating_point() and torch.allclose(_got.double(), ((5.0 + _lenf.double()) / 6.0) ** 0.8, atol=1e-5), "a float tensor of lengths of shape (2, 2, 1) must give the penalties elementwise, of the same shape"
+    _got = nb.length_penalty(torch.tensor(7), 0.6)
+    assert isinstance(_got, torch.Tensor) and _got.dim() == 0 and _got.is_floating_point() and abs(float(_got) - 2.0 ** 0.6) < 1e-5, f"a 0-dimensional tensor length, torch.tensor(7), must give a 0-dimensional floating-point tensor ((12 / 6) ** 0.6 = {2.0 ** 0.6:.5f}), got {_got!r}: a tensor of any shape gives a tensor of its shape (a Python float only for an int)"
 
 
 def q6_length_penalty_2(nb):
