@@ -158,16 +158,10 @@ def restore_globals() -> None:
             _SETTERS[label](value)
 
 
-def _random_states() -> tuple:
-    """Every global generator's state (NumPy's where the notebook imported it)."""
-    numpy = sys.modules.get("numpy")
-    state = numpy.random.get_state() if numpy is not None else None
-    return (torch.get_rng_state(), random.getstate(),
-            None if state is None else (state[0], state[1].tobytes(), *state[2:]))
-
-
 def _same_random_states(a: tuple, b: tuple) -> bool:
-    return torch.equal(a[0], b[0]) and a[1:] == b[1:]
+    """Whether two of :func:`_saved_random`'s states are the same."""
+    numpy = [None if state is None else (state[0], state[1].tobytes(), *state[2:]) for state in (a[2], b[2])]
+    return torch.equal(a[0], b[0]) and a[1] == b[1] and numpy[0] == numpy[1]
 
 
 def _seeded(named) -> bool:
@@ -289,6 +283,7 @@ VARIANTS = {  # a call that kept the contract runs again under each, on copies o
     "device": "given everything on a GPU (the course's stand-in where there is none)",
     "eval": "given its modules in evaluation mode",
     "frozen": "given its modules with every other trainable parameter frozen and gradients already present",
+    "single": "given the first row of its batch alone (a batch of one)",
     "fresh": "called on a fresh copy of the module with the same weights, after one call with other inputs and weights",
 }
 VARIANT_SLOWEST_S = 1.0  # a call that took longer does not run again
@@ -389,6 +384,7 @@ def _deepcopy(value, memo: dict | None = None):
 
 
 def _saved_random() -> tuple:
+    """Every global generator's state (NumPy's where the notebook imported it)."""
     numpy = sys.modules.get("numpy")
     return torch.get_rng_state(), random.getstate(), None if numpy is None else numpy.random.get_state()
 
@@ -492,10 +488,14 @@ def _dropout_watched(modules: list, seen: list):
         F.dropout, F.scaled_dot_product_attention, torch.dropout = dropout, sdpa, native
 
 
-def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict, limit: float, drawn: dict) -> str | None:
+def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict, limit: float, drawn: dict,
+             drew: bool) -> str | None:
     """What goes wrong when the call runs again under ``variant``: None where nothing does, :data:`NO_VERDICT` where the
-    variant cannot run here. ``drawn``: id -> state of the generators the call was given, as it started."""
+    variant cannot run here. ``drawn``: id -> state of the generators the call was given, as it started; ``drew``:
+    whether the call drew random numbers."""
     fake = contextlib.nullcontext()
+    if variant == "single":
+        return NO_VERDICT if drew else _single(fn, args, kwargs, outs, limit)
     if variant == "fresh":
         module = args[0] if args else None
         if pristine is None or _stateful(module, pristine, before):
@@ -618,6 +618,59 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
     return None
 
 
+def _single(fn, args, kwargs, outs: list, limit: float) -> str | None:
+    """``single``: the call given the first row of every tensor it was given (tensors batch-first: every tensor
+    argument has the same first size B > 1, and so has every result of one or more dimensions) must return the first
+    row of what it returned for the batch, in as many dimensions (0-dimensional results, batch statistics, are not
+    compared; results of other sizes past the first, padding to the longest row, give no verdict)."""
+    given = [t for t in _flat(list(args) + list(kwargs.values())) if t.dim() >= 1]
+    rows = given[0].size(0) if given else 0
+    if rows < 2 or any(t.size(0) != rows for t in given) or not any(t.dim() >= 2 for t in given) or \
+            not any(t.dim() >= 1 for t in outs) or any(t.dim() >= 1 and t.size(0) != rows for t in outs) or \
+            _holds_sized(list(args) + list(kwargs.values()), rows) or _rows_kept(list(args) + list(kwargs.values()), rows):
+        return NO_VERDICT
+    vargs, vkwargs = _copied((tuple(args), dict(kwargs)), {}, lambda t: t[:1].clone() if t.dim() >= 1 else t.clone())
+    try:
+        with _limited(limit):
+            got = _flat(fn(*vargs, **vkwargs))
+    except _VariantTimeout:
+        return NO_VERDICT
+    except Exception as e:  # noqa: BLE001 - the answer's error for a batch of one
+        return f"raised {type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}, which it does not for the whole batch"
+    if len(got) != len(outs):
+        return "returned another number of tensors than for the whole batch"
+    pairs = [(a, b) for a, b in zip(got, outs) if b.dim() >= 1]
+    if any(a.dim() != b.dim() for a, b in pairs):
+        return ("returned a result of other dimensions: a .squeeze() without a dimension drops the batch's when it is "
+                "1 (name the dimension: .squeeze(-1))")
+    if any(a.shape[1:] != b.shape[1:] or a.size(0) != 1 for a, b in pairs):
+        return NO_VERDICT
+    if any(a.dtype != b.dtype or not _close(a.detach(), b[:1].detach()) for a, b in pairs):
+        return ("returned for the first row alone other values than for that row in the batch: one row's result must "
+                "not depend on the others (a softmax, sum or mean over dim 0, the batch's?)")
+    return None
+
+
+def _rows_kept(given: list, rows: int) -> bool:
+    """Whether a module or notebook object among ``given`` keeps a tensor of ``rows`` rows outside its parameters (a
+    check's test module returning fixed scores for the batch, a memory set for it): a batch of one cannot be cut from it."""
+    for value in given:
+        for m in value.modules() if isinstance(value, torch.nn.Module) else [value] if is_notebook_code(type(value)) else []:
+            kept = [t for k, v in vars(m).items() if k not in ("_parameters", "_modules") for t in _flat(v)]  # buffers too
+            if any(t.dim() >= 1 and t.size(0) == rows for t in kept):
+                return True
+    return False
+
+
+def _holds_sized(value, rows: int, depth: int = 0) -> bool:
+    """Whether a list or tuple of ``rows`` items is among what a call was given (per-row values outside tensors, such as
+    a list of lengths: a batch of one cannot be cut from them)."""
+    if isinstance(value, (list, tuple)) and len(value) == rows and depth:
+        return True
+    return depth < 4 and isinstance(value, (list, tuple, dict)) and \
+        any(_holds_sized(v, rows, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+
+
 def _warm_up(fn, module: torch.nn.Module, given: tuple, memo: dict, limit: float) -> str | None:
     """Before ``fresh``'s call: one call on other inputs (:func:`_other`: one position shorter where that runs, else of
     the same sizes) with other weights (halved), the same modules and notebook objects otherwise (generators and
@@ -684,6 +737,7 @@ def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: fl
     _varied[name] = _varied.get(name, 0) + 1
     start = time.perf_counter()
     outs, after, settings = _flat(result), _saved_random(), _globals()
+    drew = bool(drawn) or not _same_random_states(random_before, after)
     limit = min(VARIANT_LIMIT_S, max(1.0, 20 * seconds))
     _varying, _depth = True, _depth + 1
     try:
@@ -692,7 +746,7 @@ def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: fl
                 continue
             _load_random(random_before)
             try:
-                problem = _verdict(variant, fn, args, kwargs, outs, pristine, before, limit, drawn)
+                problem = _verdict(variant, fn, args, kwargs, outs, pristine, before, limit, drawn, drew)
             except _VariantTimeout:
                 break
             except Exception:  # noqa: BLE001 - copying what the call was given failed: no verdict
@@ -731,7 +785,7 @@ def checked(fn, name: str, owner=None, like=None):
         before = [(arg, v, _snapshot(v)) for arg, v in named]
         settings = _globals()
         if _seeded(named):  # it may seed a global generator for its own draws if it restores every state
-            _reseeded, states = [], _random_states()
+            _reseeded, states = [], _saved_random()
         _current, _given[:] = name, [(a, v) for a, v in named if isinstance(v, torch.nn.Module) and not (owner is not None and a == "self")]
         for arg, module in _given or [(None, None)]:  # a call given no module is recorded too: it kept the contract
             entry = {"function": name, "argument": arg, "training": None if module is None else module.training}
@@ -751,7 +805,7 @@ def checked(fn, name: str, owner=None, like=None):
             _given.clear()
             _evaluated = False
             if _reseeded is not None:
-                if _reseeded and not _same_random_states(states, _random_states()):
+                if _reseeded and not _same_random_states(states, _saved_random()):
                     for what in _reseeded:
                         _record(name, "", what + ", and did not set it back to the state it found")
                 _reseeded = None

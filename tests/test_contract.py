@@ -176,6 +176,12 @@ def zeroes(model, x):
         if p.grad is not None:
             p.grad.zero_()  # zeros for zeros: only a caller's own gradients show it
     return model(x)
+def scores_over_batch(x):
+    return torch.softmax(x.sum(-1), dim=0)  # over dim 0, the batch: each row depends on the others
+def scores_over_time(x):
+    return torch.softmax(x.sum(-1), dim=-1)
+def last_squeezed(x):
+    return x[:, -1:].squeeze()  # (B, 1, D) -> (B, D), but (D,) for a batch of one
 class Memory(nn.Module):
     def __init__(self, past):
         super().__init__(); self.past = past  # built with a state it extends on every call: state by design
@@ -390,13 +396,18 @@ def test_a_module_is_compared_with_a_fresh_copy_called_once_on_other_inputs_and_
     ("Drops", "eval", "F.dropout(x, p) drops whatever the mode"), ("DropsInMode", "eval", None),
     ("AttentionDrops", "eval", "dropout_p > 0"), ("decode_reads_mode", "eval", "back in training mode"),
     ("polite", "eval", None), ("unfreezes", "frozen", "frozen parameters made trainable"),
-    ("zeroes", "frozen", "changed the gradients"), ("Model", "frozen", None), ("Drops", "frozen", None)])
-def test_modules_run_again_in_evaluation_mode_and_partly_frozen(notebook, call, variant, what):
+    ("zeroes", "frozen", "changed the gradients"), ("Model", "frozen", None), ("Drops", "frozen", None),
+    ("scores_over_batch", "single", "must not depend on the others"), ("scores_over_time", "single", None),
+    ("last_squeezed", "single", ".squeeze() without a dimension"), ("Model", "single", None)])
+def test_calls_run_again_in_evaluation_mode_partly_frozen_and_on_a_batch_of_one(notebook, call, variant, what):
     """Given in training mode with every parameter trainable and no gradient, these calls change nothing the caller
-    sees (dropout drops, as it should; requires_grad_(True) and zeroing zeros change nothing): the variants show them."""
+    sees (dropout drops, as it should; requires_grad_(True) and zeroing zeros change nothing), and on a batch of three
+    rows their results look right: the variants show them."""
     contract.vary([variant])
     try:
-        if call[0].isupper():
+        if call.startswith(("scores", "last")):
+            notebook[call](torch.randn(3, 4, 5))
+        elif call[0].isupper():
             notebook[call](0.1)(torch.randn(2, 4, 3)) if call != "Model" else notebook[call]({})(torch.randn(2, 3))
         else:
             notebook[call](notebook["Model"]({}), torch.randn(2, 3))
