@@ -131,6 +131,11 @@ def _one_step(s, x, past_k, past_v, h):
     return F.linear(out, s["W_o.weight"], s["W_o.bias"]), k, v, w
 
 
+def _dropped_or_scaled(added, want, p):
+    # dropout(sublayer output) in training mode: each entry 0 or the output / (1 - p), whatever the random draws
+    return torch.allclose(torch.where(added != 0, added, want / (1 - p)), want / (1 - p), atol=1e-4)
+
+
 def _state(d, scale):
     return {f"W_{n}.{p}": torch.randn(d, d) * scale if p == "weight" else torch.randn(d) * scale for n in "qkvo" for p in ("weight", "bias")}
 
@@ -469,6 +474,18 @@ def q5_encoder_layer_4(nb):
     _ = _layer.train()
     _out = _layer(_x, _real[:, None, None, :])
     assert torch.allclose(_out, _x), "with dropout p = 1 in training mode each sublayer's output is dropped entirely, so the layer must return x unchanged: apply self.dropout to each sublayer's output before adding it to x (not to the sum, not to the sublayer's input, and on both sublayers)"
+    # p = 0.5, one sublayer's last linear layer zeroed: out - x is the other sublayer's output after dropout (dropout on its input
+    # as well, or on the normalised x, changes the entries kept)
+    with torch.no_grad():
+        _h = _ref.norm1(_x)
+        _adds = {"ff.linear2": _ref.self_attn(_h, _h, _h, key_padding_mask=~_real, need_weights=False)[0],
+                 "self_attn.W_o": _ref.linear2(F.relu(_ref.linear1(_ref.norm2(_x))))}
+    for _zero, _name in (("ff.linear2", "self-attention"), ("self_attn.W_o", "feed-forward")):
+        _layer = _enc_layer(nb, _ref, 12, 3, 24, dropout=0.5)
+        _ = _layer.load_state_dict({f"{_zero}.weight": torch.zeros(12, 24 if _zero == "ff.linear2" else 12), f"{_zero}.bias": torch.zeros(12)}, strict=False)
+        _ = _layer.train()
+        _added = _layer(_x, _real[:, None, None, :]) - _x
+        assert _dropped_or_scaled(_added[_real], _adds[_zero][_real], 0.5), f"with dropout p = 0.5 in training mode each entry the {_name} sublayer adds to x must be 0 or its output / (1 - p): dropout acts on the sublayer's output only, x + dropout(sublayer(norm(x))), not also on its input"
 
 
 def q5_encoder_layer_5(nb):
@@ -770,3 +787,17 @@ def q6_decoder_layer_6(nb):
     assert torch.allclose(_layer(*_args), _ref(_x, _mem, tgt_mask=~_causal, memory_key_padding_mask=~_real), atol=1e-4), "the layer differs from torch.nn.TransformerDecoderLayer(norm_first=True) with the same weights (this check of where dropout acts needs the right values first)"
     _shapes = _dropout_shapes(_layer, _args)
     assert (2, 5, 12) not in _shapes, f"in training mode dropout was applied to a tensor of the encoder memory's shape (2, 5, 12) (all shapes: {_shapes}): dropout acts on each sublayer's output before the residual sum, never on the memory the encoder passes in"
+    # p = 0.5, two sublayers' last linear layers zeroed: out - x is the third's output after dropout (dropout on its input as
+    # well, or on the normalised x, changes the entries kept)
+    with torch.no_grad():
+        _h = _ref.norm1(_x)
+        _adds = {"self_attn.W_o": _ref.self_attn(_h, _h, _h, attn_mask=~_causal, need_weights=False)[0],
+                 "cross_attn.W_o": _ref.multihead_attn(_ref.norm2(_x), _mem, _mem, key_padding_mask=~_real, need_weights=False)[0],
+                 "ff.linear2": _ref.linear2(F.relu(_ref.linear1(_ref.norm3(_x))))}
+    _names = {"self_attn.W_o": "masked self-attention", "cross_attn.W_o": "cross-attention", "ff.linear2": "feed-forward"}
+    for _keep, _name in _names.items():
+        _layer = _dec_layer(nb, _ref, 12, 3, 24, dropout=0.5)
+        _ = _layer.load_state_dict({f"{_z}.{_p}": torch.zeros(12, 24 if _z == "ff.linear2" else 12) if _p == "weight" else torch.zeros(12)
+                                    for _z in _names if _z != _keep for _p in ("weight", "bias")}, strict=False)
+        _ = _layer.train()
+        assert _dropped_or_scaled(_layer(*_args) - _x, _adds[_keep], 0.5), f"with dropout p = 0.5 in training mode each entry the {_name} sublayer adds to x must be 0 or its output / (1 - p): dropout acts on each sublayer's output only, x + dropout(sublayer(norm(x))), not also on its input"

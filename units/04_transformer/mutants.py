@@ -106,6 +106,8 @@ MUTANTS = [
     M("q5_encoder_layer", "dropout always on (F.dropout without training)", ENC_FF, "return x + F.dropout(self.ff(self.norm2(x)), self.dropout.p)", "eval mode"),
     M("q5_encoder_layer", "dropout on the residual sum", ENC_ATTN, "x = self.dropout(x + self.self_attn(h, h, h, src_mask))", "not to the sum"),
     M("q5_encoder_layer", "dropout on the sublayer's input", ENC_FF, "return x + self.ff(self.dropout(self.norm2(x)))", "not to the sublayer's input"),
+    M("q5_encoder_layer", "dropout on the self-attention's input as well as its output (a rule the text states)", ENC_ATTN,
+      "h = self.dropout(h)\n        " + ENC_ATTN, "not also on its input"),
     # q6: decoder layer
     M("q6_decoder_layer", "PyTorch's decoder layer (a rule of the question)", "return x + self.dropout(self.ff(self.norm3(x)))",
       "return nn.TransformerDecoderLayer(x.size(-1), 2, 4 * x.size(-1), dropout=0.0, batch_first=True, norm_first=True).to(x.device)(x, memory)",
@@ -134,6 +136,10 @@ MUTANTS = [
     M("q6_decoder_layer", "dropout always on (F.dropout without training)", "return x + self.dropout(self.ff(self.norm3(x)))",
       "return x + F.dropout(self.ff(self.norm3(x)), self.dropout.p)", "eval mode"),
     M("q6_decoder_layer", "dropout on the residual sum", DEC_SELF, "x = self.dropout(x + self.self_attn(h, h, h, tgt_mask))", "not to the sum"),
+    M("q6_decoder_layer", "dropout on the cross-attention's queries as well as its output (a rule the text states)", DEC_CROSS,
+      "x = x + self.dropout(self.cross_attn(self.dropout(h), memory, memory, src_mask))", "not also on its input"),
+    M("q6_decoder_layer", "dropout on the feed-forward's input as well as its output (a rule the text states)",
+      "return x + self.dropout(self.ff(self.norm3(x)))", "return x + self.dropout(self.ff(self.dropout(self.norm3(x))))", "not also on its input"),
     # q7: label smoothing
     M("q7_label_smoothing", "padding positions averaged in", "return loss[real].mean()", "return loss.mean()", "padding positions count"),
     M("q7_label_smoothing", "eps spread over the C - 1 wrong words", "uniform = -log_probs.mean(dim=-1)",
