@@ -641,8 +641,8 @@ def _single(fn, args, kwargs, outs: list, limit: float) -> str | None:
         return "returned another number of tensors than for the whole batch"
     pairs = [(a, b) for a, b in zip(got, outs) if b.dim() >= 1]
     if any(a.dim() != b.dim() for a, b in pairs):
-        return ("returned a result of other dimensions: a .squeeze() without a dimension drops the batch's when it is "
-                "1 (name the dimension: .squeeze(-1))")
+        return ("returned a result of other dimensions: never squeeze() without a dimension, it drops the batch's when "
+                "that is 1 (name the one you mean: .squeeze(-1))")
     if any(a.shape[1:] != b.shape[1:] or a.size(0) != 1 for a, b in pairs):
         return NO_VERDICT
     if any(a.dtype != b.dtype or not _close(a.detach(), b[:1].detach()) for a, b in pairs):

@@ -398,7 +398,7 @@ def test_a_module_is_compared_with_a_fresh_copy_called_once_on_other_inputs_and_
     ("polite", "eval", None), ("unfreezes", "frozen", "frozen parameters made trainable"),
     ("zeroes", "frozen", "changed the gradients"), ("Model", "frozen", None), ("Drops", "frozen", None),
     ("scores_over_batch", "single", "must not depend on the others"), ("scores_over_time", "single", None),
-    ("last_squeezed", "single", ".squeeze() without a dimension"), ("Model", "single", None)])
+    ("last_squeezed", "single", "never squeeze() without a dimension"), ("Model", "single", None)])
 def test_calls_run_again_in_evaluation_mode_partly_frozen_and_on_a_batch_of_one(notebook, call, variant, what):
     """Given in training mode with every parameter trainable and no gradient, these calls change nothing the caller
     sees (dropout drops, as it should; requires_grad_(True) and zeroing zeros change nothing), and on a batch of three
