@@ -270,6 +270,8 @@ def q4_token_batches_2(nb):
     assert sorted(map(sorted, nb.token_batches([7], 3, 0))) == [[0]], "a single example longer than max_tokens must get a batch of its own (and no empty batch before it)"
     _got = sorted(map(sorted, nb.token_batches([5, 5, 5, 5, 5], 15, 0)))
     assert _got == [[0, 1, 2], [3, 4]], f"five examples of equal length, three per batch: the batches must be {{0, 1, 2}} and {{3, 4}} (ties: the smaller index first, sort by (length, index)), got {_got}"
+    _got = sorted(map(sorted, nb.token_batches([2, 2, 3], 6, 0)))
+    assert _got == [[0, 1], [2]], f"lengths [2, 2, 3] and max_tokens = 6 must give the batches {{0, 1}} and {{2}}, got {_got}: sort shortest first, as the text says (longest first packs {{2, 0}} and {{1}})"
 
 
 def q4_token_batches_3(nb):

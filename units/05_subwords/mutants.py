@@ -105,6 +105,11 @@ MUTANTS = [
     M("q4_token_batches", "batches as tuples", "batches.append(batch)\n            batch = []", "batches.append(tuple(batch))\n            batch = []", "lists"),
     M("q4_token_batches", "the caller's lengths sorted in place", "order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))    # shortest first",
       "order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))\n    lengths.sort()", ""),
+    M("q4_token_batches", "longest first, the batch's maximum tracked (a rule the text states)",
+      ("order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))    # shortest first",
+       "if batch and (len(batch) + 1) * lengths[i] > max_tokens:           # lengths[i] is the batch's max"),
+      ("order = sorted(range(len(lengths)), key=lambda i: (-lengths[i], i))    # longest first",
+       "if batch and (len(batch) + 1) * max(lengths[j] for j in batch + [i]) > max_tokens:"), "sort shortest first"),
     # q5: gradient accumulation
     M("q5_accumulate", "each micro-batch weighs the same (mean of means)", (BACKWARD, DIVIDE),
       ("(loss / len(micro_batches)).backward()", "pass"), "not 1 / (number of micro-batches)"),
@@ -216,7 +221,7 @@ return torch.matmul(h, self.weight.t()) + self.bias
 """),
     "q4_token_batches": """
 import random as _r
-by_length = sorted(range(len(lengths)), key=lambda i: lengths[i], reverse=True)    # longest first
+by_length = sorted(range(len(lengths)), key=lambda i: lengths[i])    # shortest first; sorted is stable: ties by index
 out, cur, cur_max = [], [], 0
 for i in by_length:
     m = max(cur_max, lengths[i])
