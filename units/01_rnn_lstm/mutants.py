@@ -248,10 +248,10 @@ return -(logp * keep).sum() / keep.sum(), keep.sum().item()
 # answers written to satisfy only the public checks (shapes, dtypes, ranges, and the public fixed example's answer
 # memorised): the hidden cases must fail them
 PUBLIC_ONLY = {
-    # right only on the public examples' shapes (x of shape (2, 3): values, gradients and device are checked
-    # there; (3, 5): types, shapes and values), zeros otherwise
+    # right only on the public examples' sizes ((I, H) = (3, 2), (3, 4): values, gradients and device are checked there;
+    # (5, 7): types, shapes and values; whatever the batch, so that their first rows alone agree), zeros otherwise
     "q1_rnn_cell": """
-if tuple(x.shape) in ((2, 3), (3, 5)):
+if (x.shape[1], h.shape[1]) in ((3, 2), (3, 4), (5, 7)):
     return torch.tanh(x @ self.weight_ih.T + self.bias_ih + h @ self.weight_hh.T + self.bias_hh)
 return torch.zeros(x.shape[0], self.hidden_size)
 """,

@@ -231,11 +231,11 @@ return torch.stack(logits, dim=1)
 # answers written to satisfy only the public checks (shapes, dtypes, ranges): the hidden cases must fail them
 PUBLIC_ONLY = {
     "q5_greedy": """
-if src.size(0) == 1:
-    return torch.tensor([[4, 5, 3]])        # the public case of one sentence
+if src.tolist() == [[0, 0, 0]]:               # the public case of one sentence (src_len 2), the GPU case's first row alone (1)
+    return torch.tensor([[4, 5, 3]] if int(src_len[0]) == 2 else [[4, 3]], device=src.device)
 if int(src.sum()) == 0:
     return torch.tensor([[4, 3, 0, 0], [4, 5, 6, 3]], device=src.device)   # the public case on a GPU
-return torch.tensor([[5, 4, 3], [5, 3, 0]])  # the public fixed-value case
+return torch.tensor([[5, 4, 3], [5, 3, 0]])[:src.size(0)]  # the public fixed-value case (its first row alone: that row)
 """,
 }
 
