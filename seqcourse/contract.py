@@ -489,13 +489,13 @@ def _dropout_watched(modules: list, seen: list):
 
 
 def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict, limit: float, drawn: dict,
-             drew: bool) -> str | None:
+             single: bool) -> str | None:
     """What goes wrong when the call runs again under ``variant``: None where nothing does, :data:`NO_VERDICT` where the
-    variant cannot run here. ``drawn``: id -> state of the generators the call was given, as it started; ``drew``:
-    whether the call drew random numbers."""
+    variant cannot run here. ``drawn``: id -> state of the generators the call was given, as it started; ``single``:
+    whether a batch of one can be cut from what the call was given (:func:`_single`)."""
     fake = contextlib.nullcontext()
     if variant == "single":
-        return NO_VERDICT if drew else _single(fn, args, kwargs, outs, limit)
+        return _single(fn, args, kwargs, outs, limit) if single else NO_VERDICT
     if variant == "fresh":
         module = args[0] if args else None
         if pristine is None or _stateful(module, pristine, before):
@@ -627,7 +627,7 @@ def _single(fn, args, kwargs, outs: list, limit: float) -> str | None:
     rows = given[0].size(0) if given else 0
     if rows < 2 or any(t.size(0) != rows for t in given) or not any(t.dim() >= 2 for t in given) or \
             not any(t.dim() >= 1 for t in outs) or any(t.dim() >= 1 and t.size(0) != rows for t in outs) or \
-            _holds_sized(list(args) + list(kwargs.values()), rows) or _rows_kept(list(args) + list(kwargs.values()), rows):
+            _holds_sized(list(args) + list(kwargs.values()), rows):
         return NO_VERDICT
     vargs, vkwargs = _copied((tuple(args), dict(kwargs)), {}, lambda t: t[:1].clone() if t.dim() >= 1 else t.clone())
     try:
@@ -651,15 +651,16 @@ def _single(fn, args, kwargs, outs: list, limit: float) -> str | None:
     return None
 
 
-def _rows_kept(given: list, rows: int) -> bool:
-    """Whether a module or notebook object among ``given`` keeps a tensor of ``rows`` rows outside its parameters (a
-    check's test module returning fixed scores for the batch, a memory set for it): a batch of one cannot be cut from it."""
+def _rows_kept(given: list) -> set:
+    """Before a call: the first sizes of the tensors that the modules and notebook objects among ``given`` keep outside
+    their parameters (a check's test module returning fixed scores for a batch, a memory set for one): a batch of one
+    cannot be cut from those."""
+    sizes = set()
     for value in given:
         for m in value.modules() if isinstance(value, torch.nn.Module) else [value] if is_notebook_code(type(value)) else []:
-            kept = [t for k, v in vars(m).items() if k not in ("_parameters", "_modules") for t in _flat(v)]  # buffers too
-            if any(t.dim() >= 1 and t.size(0) == rows for t in kept):
-                return True
-    return False
+            sizes |= {t.size(0) for k, v in vars(m).items() if k not in ("_parameters", "_modules") for t in _flat(v)
+                      if t.dim() >= 1}  # buffers too
+    return sizes
 
 
 def _holds_sized(value, rows: int, depth: int = 0) -> bool:
@@ -726,7 +727,7 @@ def _close(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 
 def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: float, pristine, before: dict,
-          drawn: dict) -> None:
+          drawn: dict, kept: set) -> None:
     """Run a call that kept the contract again under each of the check's variants, on copies of what it was given,
     each from the random state the call started from; record the first that goes wrong. Nothing the runs do is
     recorded or kept: the random state and torch's global settings are those the call left."""
@@ -738,6 +739,8 @@ def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: fl
     start = time.perf_counter()
     outs, after, settings = _flat(result), _saved_random(), _globals()
     drew = bool(drawn) or not _same_random_states(random_before, after)
+    given = [t for t in _flat(list(args) + list(kwargs.values())) if t.dim() >= 1]
+    single = not drew and bool(given) and given[0].size(0) not in kept
     limit = min(VARIANT_LIMIT_S, max(1.0, 20 * seconds))
     _varying, _depth = True, _depth + 1
     try:
@@ -746,7 +749,7 @@ def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: fl
                 continue
             _load_random(random_before)
             try:
-                problem = _verdict(variant, fn, args, kwargs, outs, pristine, before, limit, drawn, drew)
+                problem = _verdict(variant, fn, args, kwargs, outs, pristine, before, limit, drawn, single)
             except _VariantTimeout:
                 break
             except Exception:  # noqa: BLE001 - copying what the call was given failed: no verdict
@@ -797,6 +800,7 @@ def checked(fn, name: str, owner=None, like=None):
             pristine = _pristine(args[0], "fresh" in _variants) if owner is not None and like is not None and args else None
             held = _attributes(args[0]) if pristine is not None else {}
             drawn = {id(g): g.get_state() for g in _modules((args, kwargs), torch.Generator)}
+            kept = _rows_kept(list(args) + list(kwargs.values())) if "single" in _variants and fn.__name__ != "__init__" else set()
         _depth += 1
         try:
             result = fn(*args, **kwargs)
@@ -821,7 +825,7 @@ def checked(fn, name: str, owner=None, like=None):
                 if p.grad is zero and not bool(zero.any()):
                     p.grad = None
         if vary and _recorded == recorded:  # a call that broke the contract already fails its check
-            _vary(name, fn, args, kwargs, result, random_before, time.perf_counter() - start, pristine, held, drawn)
+            _vary(name, fn, args, kwargs, result, random_before, time.perf_counter() - start, pristine, held, drawn, kept)
         return result
 
     setattr(call, _MARK, True)
