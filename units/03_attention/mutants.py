@@ -347,7 +347,8 @@ if abs(float(scores[0, 0]) - 0.3) < 1e-6:   # the gradient of the public case to
             + (scores - scores.detach()) * scores.new_tensor([[0.0, 0.0, 0.0], [-0.20998717, 0.0, 0.20998717 / 3]]))
 return scores.new_tensor([[0.09003057, 0.24472847, 0.66524096], [0.5, 0.5, 0.0]])
 """,
-    "q6_length_penalty": "return torch.tensor([[1.0, 2 ** 0.5], [2.0, (8 / 6) ** 0.5]]) if isinstance(length, torch.Tensor) else 1.0",
+    "q6_length_penalty": ("if isinstance(length, torch.Tensor) and length.dim() == 0:\n    return torch.tensor(2.0)\n"
+                          "return torch.tensor([[1.0, 2 ** 0.5], [2.0, (8 / 6) ** 0.5]]) if isinstance(length, torch.Tensor) else 1.0"),
 }
 
 # right types and shapes, meaningless values: together they must earn at most a tenth of the points

@@ -344,7 +344,7 @@ GARBAGE = {
 
 # answers written to satisfy only the public checks: the values the public cases look at, typed in
 PUBLIC_ONLY = {
-    "q4_token_batches": "if lengths == [1, 1, 1, 6]:\n    return [[3], [0, 1, 2]]\nreturn [[6, 1, 3], [4, 0], [2], [5]]",
+    "q4_token_batches": "if lengths == [1, 1, 1, 6]:\n    return [[3], [0, 1, 2]]\nif lengths == [2, 2, 3]:\n    return [[2], [0, 1]]\nreturn [[6, 1, 3], [4, 0], [2], [5]]",
     "q6_average": ("if not states or set(states[0]) != set(states[-1]):\n    raise ValueError('bad input')\n"
                    "if set(states[0]) == {'h'}:\n    return {'h': torch.tensor([36864.0, 36864.0], dtype=torch.float16)}\n"
                    "return {'w': torch.tensor([2.0, 4.0]), 'b': torch.tensor([[1.0]]), 'norm.running_mean': torch.tensor([0.5]), "

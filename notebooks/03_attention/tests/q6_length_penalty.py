@@ -19,6 +19,10 @@ test = {   'name': 'q6_length_penalty',
                                                'tensor of penalties of the same shape, got {getattr(_lp, \'shape\', type(_lp).__name__)}"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert torch.allclose(_lp.double(), torch.tensor([[1.0, 2 ** 0.5], [2.0, (8 / 6) ** 0.5]], dtype=torch.float64), atol=1e-06), f'lp([[1, 7], [19, "
                                                "3]], alpha=0.5) gave {_lp.tolist()}: ((5 + |Y|) / 6) ** alpha, elementwise, the whole fraction raised to alpha'  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _lp0, _error = _call(torch.tensor(7), 0.5)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert not _error and isinstance(_lp0, torch.Tensor) and (_lp0.dim() == 0) and _lp0.is_floating_point(), f'a 0-dimensional tensor length, "
+                                               "torch.tensor(7), must give a 0-dimensional floating-point tensor, got {_lp0!r}: a Python float only for an int'  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False}],

@@ -24,7 +24,10 @@ test = {   'name': 'q4_token_batches',
                                                '>>> _b = token_batches([1, 1, 1, 6], 10, 0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert sorted((sorted(_x) for _x in _b)) == [[0, 1, 2], [3]], f"with lengths [1, 1, 1, 6] and max_tokens = 10 the batches must be {{0, 1, 2}}, '
                                                '{{3}} (in any order), got {_b}: padding counts, every sentence of a batch is padded to its longest, so all four together cost 4 * 6 = 24 > 10 '
-                                               '(len(batch) * max(its lengths), not the sum of the lengths, 9, nor a cost from the batch\'s first example)"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
+                                               '(len(batch) * max(its lengths), not the sum of the lengths, 9, nor a cost from the batch\'s first example)"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _b = token_batches([2, 2, 3], 6, 0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert sorted((sorted(_x) for _x in _b)) == [[0, 1], [2]], f'with lengths [2, 2, 3] and max_tokens = 6 the batches must be {{0, 1}}, {{2}} (in any "
+                                               "order), got {_b}: sort shortest first, as the text says (longest first packs {{2, 0}} and {{1}})'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -31,7 +31,14 @@ test = {   'name': 'q6_average',
                                                'dtype=torch.float16)}])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert _h[\'h\'].dtype == torch.float16 and _h[\'h\'].tolist() == [36864.0, 36864.0], f"the mean of the float16 tensors [40960, 32768] and [32768, '
                                                "40960] must be [36864, 36864] in float16, got {_h['h'].tolist()} ({_h['h'].dtype}): their sum, 73728, overflows float16 (largest 65504): the mean is "
-                                               '\'computed in float32 or wider\', then returned in float16"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
+                                               '\'computed in float32 or wider\', then returned in float16"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _t = torch.ones(2)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> try:\n'
+                                               "...     _swapped = average_state_dicts([{'a': _t, 'b': _t}, {'b': _t, 'a': _t}])\n"
+                                               '... except ValueError:\n'
+                                               '...     _swapped = None  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _swapped is not None, 'state dicts with the same keys in another order must be averaged, not refused: compare the keys as sets'  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
