@@ -140,11 +140,12 @@ class Unit:
     @functools.cached_property
     def replacements(self) -> dict[str, str]:
         """{a notebook definition's name: the source of the course's stand-in for it}: each reference of the checks
-        module that defines one public name (``_REF_RNN_CELL`` defines ``class RNNCell``: the one its hidden checks swap
-        in), and each function or class of standins.py named as the notebook's own, with what it needs."""
+        module (a ``_REF_`` constant) that defines one public name (``_REF_RNN_CELL`` defines ``class RNNCell``: the one
+        its hidden checks swap in; other sources a check swaps in, such as 01's cells of another recurrence, are no
+        stand-ins), and each function or class of standins.py named as the notebook's own, with what it needs."""
         found = {}
         for key, value in vars(self.checks).items():
-            if key.startswith("__") or not isinstance(value, str) or "\n" not in value:
+            if not key.startswith("_REF_") or not isinstance(value, str) or "\n" not in value:
                 continue
             try:
                 body = ast.parse(value).body

@@ -79,7 +79,7 @@ def test_sandbox_sees_no_repository_no_network_and_dies_with_its_children(tmp_pa
                          "UID = os.getuid()\n"
                          "try:\n    socket.create_connection(('127.0.0.1', 22), timeout=2); NET = True\n"
                          "except OSError:\n    NET = False\n"
-                         "CHILD = subprocess.Popen(['sleep', '300'], start_new_session=True).pid\n"
+                         "CHILD = subprocess.Popen(['sleep', '301'], start_new_session=True).pid\n"
                          "def boom():\n    raise KeyError('nope')"])
         assert errors == []
         names = sb.names()
@@ -91,8 +91,8 @@ def test_sandbox_sees_no_repository_no_network_and_dies_with_its_children(tmp_pa
     import psutil
 
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-    left = lambda: [p for p in psutil.process_iter(["cmdline"]) if p.info["cmdline"] == ["sleep", "300"]]  # noqa: E731
-    deadline = time.monotonic() + 10  # a loaded machine may take a moment to tear down the namespace
+    left = lambda: [p for p in psutil.process_iter(["cmdline"]) if p.info["cmdline"] == ["sleep", "301"]]  # noqa: E731
+    deadline = time.monotonic() + 30  # a loaded machine may take a moment to tear down the namespace
     while left() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not left()
