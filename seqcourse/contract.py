@@ -572,7 +572,7 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
         except _VariantTimeout:
             return NO_VERDICT
         except Exception as e:  # noqa: BLE001 - the answer's error under the variant
-            text = f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
+            text = _error_text(e)
             if variant == "device":
                 if not any(s in str(e) for s in fakecuda.DEVICE_ERRORS) or "lengths" in str(e) or "batch_sizes" in str(e):
                     return NO_VERDICT  # another error (or a packed sequence's lengths): the fake device cannot tell
@@ -618,6 +618,11 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
     return None
 
 
+def _error_text(e: Exception) -> str:
+    """An error a call raised under a variant, in one short line."""
+    return f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
+
+
 def _single(fn, args, kwargs, outs: list, limit: float) -> str | None:
     """``single``: the call given the first row of every tensor it was given (tensors batch-first: every tensor
     argument has the same first size B > 1, and so has every result of one or more dimensions) must return the first
@@ -636,7 +641,7 @@ def _single(fn, args, kwargs, outs: list, limit: float) -> str | None:
     except _VariantTimeout:
         return NO_VERDICT
     except Exception as e:  # noqa: BLE001 - the answer's error for a batch of one
-        return f"raised {type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}, which it does not for the whole batch"
+        return f"raised {_error_text(e)}, which it does not for the whole batch"
     if len(got) != len(outs):
         return "returned another number of tensors than for the whole batch"
     pairs = [(a, b) for a, b in zip(got, outs) if b.dim() >= 1]
