@@ -277,14 +277,15 @@ def _arguments(fn, args, kwargs) -> list[tuple[str, object]]:
         return [(f"argument {i + 1}", v) for i, v in enumerate(args)] + list(kwargs.items())
 
 
-VARIANTS = {  # a call that kept the contract runs again under each, on copies of what it was given (its check's variants)
+VARIANTS = {  # a call that kept the contract runs again under each, on copies of what it was given (its check's variants);
+    # the first that goes wrong names the bug: fresh first, since the other copies carry what the call left on a module
+    "fresh": "called on a fresh copy of the module with the same weights, after calls with other inputs and weights",
     "contiguity": "given non-contiguous copies of its tensors (the same values in another memory order)",
     "float64": "given its tensors and modules in float64",
     "device": "given everything on a GPU (the course's stand-in where there is none)",
     "eval": "given its modules in evaluation mode",
     "frozen": "given its modules with every other trainable parameter frozen and gradients already present",
     "single": "given the first row of its batch alone (a batch of one)",
-    "fresh": "called on a fresh copy of the module with the same weights, after one call with other inputs and weights",
 }
 VARIANT_SLOWEST_S = 1.0  # a call that took longer does not run again
 VARIANT_CALLS = 3        # per check, the calls of one function that run again (a test model's training loop calls it often)
@@ -585,6 +586,8 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
                 return (f"raised {text}: a tensor made in float32 whatever the input met them (torch.zeros(...) or "
                         "torch.tensor(...) without dtype=, or .float()): make new tensors like the input (x.new_zeros(...), "
                         "torch.zeros(..., dtype=x.dtype))")
+            if variant == "fresh":
+                return f"raised {text} after those calls: {_KEPT}"
             return f"raised {text}, which it did not as called otherwise"
         if variant != "device" and (len(got) != len(outs) or any(a.shape != b.shape for a, b in zip(got, outs))):  # the fake
             # device's shapes are not all CUDA's (a 1-d input of a linear layer): there, only its device rules count
@@ -610,12 +613,14 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
                 return ("returned a result on the CPU: a tensor made without device= (preallocated with torch.zeros or "
                         "torch.empty, say) took it; make it on the input's device (x.new_zeros(...))")
             if variant == "fresh" and (a.dtype != b.dtype or not _close(a.detach(), b.detach())):
-                return ("returned other values than it does without that earlier call: something kept from one call "
-                        "(for other sizes, contents or weights) was used again; compute it in the call, or rebuild it "
-                        "when what it depends on changes")
+                return f"returned other values than it does without those earlier calls: {_KEPT}"
             if variant == "frozen" and (a.dtype != b.dtype or not _close(a.detach(), b.detach())):
                 return "returned other values: requires_grad decides what trains, never what a forward computes"
     return None
+
+
+_KEPT = ("something kept from one call (for other sizes, contents or weights) was used again; compute it in the call, "
+         "or rebuild it when what it depends on changes")
 
 
 def _error_text(e: Exception) -> str:
@@ -678,10 +683,10 @@ def _holds_sized(value, rows: int, depth: int = 0) -> bool:
 
 
 def _warm_up(fn, module: torch.nn.Module, given: tuple, memo: dict, limit: float) -> str | None:
-    """Before ``fresh``'s call: one call on other inputs (:func:`_other`: one position shorter where that runs, else of
-    the same sizes) with other weights (halved), the same modules and notebook objects otherwise (generators and
-    optimisers copied again), then the weights, buffers and random state put back; None, or :data:`NO_VERDICT` where
-    neither runs (or time ran out)."""
+    """Before ``fresh``'s call: two calls on other inputs (:func:`_other`: one position shorter, then of the same sizes:
+    a value kept for one size, and one kept for any input of its size, both show) with other weights (halved), the
+    same modules and notebook objects otherwise (generators and optimisers copied again), then the weights, buffers
+    and random state put back; None, or :data:`NO_VERDICT` where neither runs (or time ran out)."""
     kept = {id(v): v for v in memo.values() if isinstance(v, torch.nn.Module) or is_notebook_code(type(v))}
     state = {k: v.clone() for k, v in module.state_dict().items()}
     random_state = _saved_random()
@@ -690,17 +695,19 @@ def _warm_up(fn, module: torch.nn.Module, given: tuple, memo: dict, limit: float
             if p.is_floating_point():
                 p.mul_(0.5)
     try:
+        ran = False
         for shorter in (True, False):
             other = _copied(given, dict(kept), lambda t: _other(t, shorter))
             try:
                 with _limited(limit):
                     fn(*other[0], **other[1])
-                break
+                ran = True
             except _VariantTimeout:
                 return NO_VERDICT
-            except Exception:  # noqa: BLE001 - other inputs it may rightly refuse
-                if not shorter:
-                    return NO_VERDICT
+            except Exception:  # noqa: BLE001 - other inputs it may rightly refuse (or a value kept from the first call)
+                pass
+        if not ran:
+            return NO_VERDICT
     finally:
         _load_random(random_state)
         module.load_state_dict(state)

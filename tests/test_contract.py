@@ -148,6 +148,11 @@ class Keys(nn.Module):
         if self.keys is None:
             self.keys = self.W_k(k)  # kept from the first call: stale for other keys or weights
         return self.keys
+class KeysOfLength(Keys):
+    def forward(self, k):
+        if self.keys is None or self.keys.shape[:-1] != k.shape[:-1]:
+            self.keys = self.W_k(k)  # kept for any keys of its length: stale for other keys or weights of that length
+        return self.keys
 class Drops(nn.Module):
     def __init__(self, p):
         super().__init__(); self.lin = nn.Linear(3, 3); self.p = p
@@ -380,6 +385,9 @@ def test_a_module_is_compared_with_a_fresh_copy_called_once_on_other_inputs_and_
         assert len(found) == 1 and "used again" in found[0]["what"], found
         keys(torch.randn(4, 3))
         assert len(contract.take()) == 1
+        notebook["KeysOfLength"]()(torch.randn(2, 4, 3))  # rebuilt for the shorter earlier call, kept for the other
+        found = contract.take()
+        assert len(found) == 1 and "used again" in found[0]["what"], found
         model = notebook["Model"]({})
         model(torch.randn(4, 3))
         model(torch.randn(4, 3))

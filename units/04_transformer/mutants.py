@@ -53,6 +53,12 @@ MUTANTS = [
       "scaled_dot_product_attention(q, k, v, mask if mask is not None else torch.ones(q.size(2), k.size(2), dtype=torch.bool))", "device"),
     M("q2_mha", "keys and values from the query (self-attention only)", ("self.W_k(key)", "self.W_v(value)"), ("self.W_k(query)", "self.W_v(query)"), "keys come from W_k(key)"),
     M("q2_mha", "merge_heads squeezes axes of size 1", "x.transpose(1, 2).reshape(B, L, self.h * self.d_k)", "x.transpose(1, 2).reshape(B, L, self.h * self.d_k).squeeze()", "squeeze()"),
+    M("q2_mha", "the memory's keys and values projected once, kept on the module for later calls of its length (no case of its own: the checks' fresh variant)",
+      "        k = self.split_heads(self.W_k(key))                             # (B, n_h, S, d_k)\n"
+      "        v = self.split_heads(self.W_v(value))                           # (B, n_h, S, d_k)",
+      "        if getattr(self, \"memory\", None) is None or self.memory[0].size(2) != key.size(1):   # the same at every decoder step\n"
+      "            self.memory = (self.split_heads(self.W_k(key)), self.split_heads(self.W_v(value)))\n"
+      "        k, v = self.memory", "something kept from one call", public=True),
     # q3: masks
     M("q3_masks", "pad mask on queries instead of keys", "(tokens != PAD_ID)[:, None, None, :]", "(tokens != PAD_ID)[:, None, :, None]", "pad mask on queries"),
     M("q3_masks", "pad mask inverted", "(tokens != PAD_ID)[:, None, None, :]", "(tokens == PAD_ID)[:, None, None, :]", "not inverted"),
