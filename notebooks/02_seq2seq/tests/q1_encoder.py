@@ -32,7 +32,13 @@ test = {   'name': 'q1_encoder',
                                                "...         assert torch.allclose(_out[_b, :_len[_b]], _alone[0], atol=1e-05), f'sentence {_b}: outputs at real positions differ from nn.LSTM run on "
                                                "the sentence alone (embedding -> dropout -> rnn)'\n"
                                                "...         assert bool((_out[_b, _len[_b]:] == 0).all()), 'outputs at padded positions must be zero (pad_packed_sequence does this)'  # doctest: "
-                                               '+REPORT_ONLY_FIRST_FAILURE\n',
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _grads = define('_grads', 'from seqcourse.testing import grads as _grads')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _res = _grads(_enc, (_src, _len), [torch.ones(3, 5, 6)], _enc)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _g = None if _res is None else _res[0].get('embedding.weight')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> assert _g is not None and bool(_g.abs().sum() > 0), 'the outputs carry no gradient of embedding.weight: do not .detach() the embeddings (no .data "
+                                               "or torch.no_grad() in forward)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0.25},
@@ -44,6 +50,8 @@ test = {   'name': 'q1_encoder',
                                                '>>> _enc = Encoder(vocab_size=10, emb_size=4, hidden_size=6, num_layers=1, dropout=1.0).train()  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _ = _enc.load_state_dict(_weights, strict=False)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _out, (_h, _c) = _enc(_src, _len)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> assert tuple(_out.shape) == (2, 5, 6), f"outputs must be (B, S, H) = (2, 5, 6) also when every sentence is shorter than the batch\'s S = 5 '
+                                               'positions, got {tuple(_out.shape)}: unpack with total_length=src.size(1)"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> with torch.no_grad():\n'
                                                '...     for _b in range(2):\n'
                                                '...         _zo, (_zh, _zc) = _rnn(torch.zeros(1, int(_len[_b]), 4))\n'
@@ -56,7 +64,13 @@ test = {   'name': 'q1_encoder',
                                                '...     for _b in range(2):\n'
                                                '...         _ro, (_rh, _rc) = _rnn(_emb(_src[_b:_b + 1, :_len[_b]]))\n'
                                                "...         assert torch.allclose(_h[:, _b], _rh[:, 0], atol=1e-05), 'with dropout=1.0 in eval mode the encoder must not drop anything: dropout is off "
-                                               "after model.eval() (use self.dropout, or F.dropout(..., training=self.training))'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
+                                               "after model.eval() (use self.dropout, or F.dropout(..., training=self.training))'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _ = _enc.train()  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _out, (_h, _c) = _enc(_src, _len)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> with torch.no_grad():\n'
+                                               '...     _zo, (_zh, _zc) = _rnn(torch.zeros(1, 4, 4))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> assert torch.allclose(_h[:, 0], _zh[:, 0], atol=1e-05), "back in training mode after eval(), dropout=1.0 must drop every embedding again: leave '
+                                               'self.dropout\'s settings (its p) as they are"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0.25},

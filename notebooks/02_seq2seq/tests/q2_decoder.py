@@ -30,7 +30,12 @@ test = {   'name': 'q2_decoder',
                                                '>>> assert torch.allclose(_logits, _want, atol=1e-05), "one step\'s logits differ from out(rnn(embedding(token), state)). Feed the given state to '
                                                'self.rnn (embedding -> rnn -> out)"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert torch.allclose(_h, _wh, atol=1e-05) and torch.allclose(_c, _wc, atol=1e-05), "the new (h, c) differs from the LSTM\'s after this step: '
-                                               'return the state that self.rnn gives back"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
+                                               'return the state that self.rnn gives back"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _grads = define('_grads', 'from seqcourse.testing import grads as _grads')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _res = _grads(_dec, (_tok, (_h0, _c0)), [torch.zeros(3, 9), torch.ones(2, 3, 6), torch.ones(2, 3, 6)])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _res is not None and _res[1][0] is not None and bool(_res[1][0].abs().sum() > 0), 'no gradient flows from the new (h, c) back to the given "
+                                               "state: do not .detach() the state (training backpropagates through every step)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0.25},

@@ -49,7 +49,16 @@ test = {   'name': 'q4_loss',
                                                '>>> _want = F.cross_entropy(_L.double().reshape(-1, 8) * 100, _tgt[:, 1:].reshape(-1), ignore_index=0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert abs(float(torch.as_tensor(_loss).detach()) - float(_want)) <= 0.0001 * float(_want), f'with logits of magnitude ~100 the loss is "
                                                '{float(torch.as_tensor(_loss).detach()):.4g}, expected {float(_want):.4g}: compute log-probabilities stably (F.cross_entropy or log_softmax, never '
-                                               "log(softmax(...)) or exp by hand)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
+                                               "log(softmax(...)) or exp by hand)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _model = _Fixed[0](_L)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _ = seq2seq_loss(_model, _batch, teacher_forcing=0.25)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _model.seen_teacher_forcing == 0.25, f'seq2seq_loss(model, batch, teacher_forcing=0.25) ran the model with "
+                                               "teacher_forcing={_model.seen_teacher_forcing}: pass teacher_forcing=0.25 on to the model'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _Lr = _L.clone().requires_grad_(True)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> F.cross_entropy(_Lr.reshape(-1, 8), _tgt[:, 1:].reshape(-1), ignore_index=0).backward()  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _g = _Fixed[1](_Fixed[0](_L), _batch)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> assert _g is not None and torch.allclose(_g, _Lr.grad, atol=1e-06), "no gradient reaches the logits, or it differs from F.cross_entropy\'s: build '
+                                               'the loss from the logits themselves (no .item(), torch.tensor(...) or .detach())"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0.3}],

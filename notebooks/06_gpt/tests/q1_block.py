@@ -2,7 +2,7 @@ OK_FORMAT = True
 
 test = {   'name': 'q1_block',
     'points': 3,
-    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+    'suites': [   {   'cases': [   {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _ = torch.manual_seed(0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _blk = Block(8, 2, 16, dropout=0.0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _y = _blk(torch.randn(2, 5, 8))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
@@ -25,6 +25,12 @@ test = {   'name': 'q1_block',
                                                '>>> assert torch.allclose(_blk(_x), _want, atol=1e-05), "on a small example with the same weights, the block differs from '
                                                "torch.nn.TransformerEncoderLayer(norm_first=True, activation='gelu') run with a causal mask: x + attn(h, h, h, causal mask) with h = norm1(x), then x "
                                                '+ ff(norm2(x)); is the mask causal (tril, True = may attend) and passed on?"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _grads = define('_grads', 'from seqcourse.testing import grads as _grads')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _res = _grads(_blk, (_x,), [torch.ones(2, 5, 8)], _blk)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _none = ["the block\'s parameters"] if _res is None else [_n for _n, _g in _res[0].items() if _n.startswith(\'attn.\') and (_g is None or not '
+                                               'bool(_g.abs().sum() > 0))]  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> assert not _none, f"no gradient reaches {_none[0]}: no .detach() (or .data, torch.no_grad()) on a sublayer\'s output"  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _blk = Block(8, 2, 16, dropout=0.5).eval()  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert torch.allclose(_blk(_x), _blk(_x)), 'in eval mode the block must be deterministic: dropout must be off (use self.dropout, or F.dropout(..., "
                                                "training=self.training))'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"

@@ -25,6 +25,15 @@ test = {   'name': 'q2_gpt',
                                                ">>> assert torch.allclose(_m(_ids), _want, atol=0.0001), 'with stand-in blocks (block i computes x * a_i + b_i), the logits differ: x = tok_emb(ids) + "
                                                "pos_emb(0 ... T-1), then every block in order, then norm, then logits = x @ tok_emb.weight.T (tied, no softmax)'  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _grads = define('_grads', 'from seqcourse.testing import grads as _grads')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _w = torch.linspace(-1, 1, 110).reshape(2, 5, 11)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _Er = _E.clone().requires_grad_(True)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> (F.layer_norm(((_Er[_ids] + _P[:5]) * 2.0 + _b0) * -0.5 + _b1, (8,), _g, _beta) @ _Er.T * _w).sum().backward()  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _res = _grads(_m, (_ids,), [_w], _m)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _res is not None and _res[0].get('tok_emb.weight') is not None and torch.allclose(_res[0]['tok_emb.weight'], _Er.grad, atol=0.0001), "
+                                               '"the gradient of tok_emb.weight differs from the tied reference\'s (input and output layer both): use tok_emb.weight itself for the logits, not '
+                                               'tok_emb.weight.detach()"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _m = GPT(11, d_model=8, n_heads=2, n_layers=1, d_ff=16, max_len=6, dropout=1.0).train()  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _m.blocks = _affine([1.0], [torch.zeros(8)])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _want = F.layer_norm(torch.zeros(1, 3, 8), (8,), _m.norm.weight.detach(), _m.norm.bias.detach()) @ _m.tok_emb.weight.detach().T  # doctest: '

@@ -25,7 +25,27 @@ test = {   'name': 'q3_nll',
                                                '>>> _want1 = torch.tensor([[-_lp[2, 5], -_lp[5, 6], -_lp[6, 7], -_lp[7, 3]], [-_lp[2, 8], -_lp[8, 3], 0.0, 0.0]])  # doctest: '
                                                '+REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert torch.allclose(next_token_nll(_m, _ids1, pad_id=1), _want1, atol=1e-05), 'with pad_id = 1 the NLLs differ: use the pad_id argument "
-                                               "(ignore_index=pad_id), do not assume padding is 0'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
+                                               "(ignore_index=pad_id), do not assume padding is 0'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               ">>> _grads = define('_grads', 'from seqcourse.testing import grads as _grads')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _res = _grads(next_token_nll, (_m, _ids), [torch.ones(2, 4)], _m)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> assert _res is not None and _res[0].get(\'table.weight\') is not None and bool(_res[0][\'table.weight\'].abs().sum() > 0), "the NLLs carry no '
+                                               'gradient to the model\'s weights: keep them in the autograd graph (no .detach(), .item() or torch.no_grad())"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _ = _m.load_state_dict({'table.weight': _table * 100})  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _lp = (_table * 100).log_softmax(-1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _want = torch.tensor([[-_lp[2, 5], -_lp[5, 6], -_lp[6, 7], -_lp[7, 3]], [-_lp[2, 8], -_lp[8, 3], 0.0, 0.0]])  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert torch.allclose(next_token_nll(_m, _ids), _want, rtol=0.0001), 'with a confident model (logits of magnitude ~100) the NLLs differ or are "
+                                               "inf: the log of a softmax is -inf where a probability underflows; use F.cross_entropy or log_softmax'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _ = _m.eval()  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _ = next_token_nll(_m, _ids)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> assert not _m.training, "given a model in eval mode, next_token_nll called train() on the caller\'s model: leave its mode as it came"  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _on_device = define('_on_device', 'from seqcourse.testing import on_device as _on_device')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _m = _Bigram(9)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> _ = _m.load_state_dict({'table.weight': _table})  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _problem, _got = _on_device(next_token_nll, (_m, _ids), _m)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> assert _problem is None, f"with the model and ids on a GPU, next_token_nll fails ({_problem}): make every tensor on ids\' device"  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

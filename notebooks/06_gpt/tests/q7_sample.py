@@ -32,7 +32,18 @@ test = {   'name': 'q7_sample',
                                                "fn(logits, generator, **kw), advanced\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> _f, _s, _advanced = _draw_twice(sample_next, torch.zeros(100, 10), 5)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert _advanced and (not torch.equal(_f, _s)), 'two calls with one generator must advance it and draw different tokens: draw from generator "
-                                               "itself, not from a copy or a new generator seeded like it'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
+                                               "itself, not from a copy or a new generator seeded like it'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _h, _ = _draw(sample_next, torch.tensor([[0.0, 1000.0, 0.0]]).repeat(4, 1), 0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _h.tolist() == [1] * 4, f'with logits 0, 1000, 0 every draw must be token 1, got {_h.tolist()}: compute the probabilities with "
+                                               "torch.softmax (exp by hand overflows)'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _cold, _ = _draw(sample_next, _l, 0, temperature=0.05)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert _cold.tolist() == [1, 0] * 50, 'at temperature 0.05 the most likely token has probability 0.99999 or more, so every row must get it: pass "
+                                               "temperature on to filter_logits'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               '>>> _one, _ = _draw(sample_next, torch.zeros(1, 5), 0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert tuple(_one.shape) == (1,), f'for a batch of one row the result must be (1,), got {tuple(_one.shape)}: not squeeze()'  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert len(set(_f.tolist())) > 1, '100 rows of equal logits all got the same token: draw one number per row, not the same token for every row'  # "
+                                               'doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'

@@ -30,6 +30,9 @@ test = {   'name': 'q8_kv_cache',
                                                '>>> assert torch.allclose(torch.stack(_got, 1), _want, atol=0.0001), "on a small example (2 layers, 4 tokens fed one at a time), the logits of the '
                                                "steps differ from your model's forward pass over the whole sequence (question 2; if that one is wrong, fix it first): position t = cache length, "
                                                'tok_emb + pos_emb, per block x + attention (cached_self_attention on norm1(x)) then x + ff(norm2(x)), the final norm, tied output"  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _one, _ = step(_m, torch.tensor([2]), empty_cache(_m, 1))  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               ">>> assert tuple(_one.shape) == (1, 11), f'for a batch of one the logits must be (1, C) = (1, 11), got {tuple(_one.shape)}: no squeeze()'  # doctest: "
                                                '+REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False}],
