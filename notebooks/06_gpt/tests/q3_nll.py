@@ -45,7 +45,13 @@ test = {   'name': 'q3_nll',
                                                ">>> _ = _m.load_state_dict({'table.weight': _table})  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
                                                '>>> _problem, _got = _on_device(next_token_nll, (_m, _ids), _m)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert _problem is None, f"with the model and ids on a GPU, next_token_nll fails ({_problem}): make every tensor on ids\' device"  # doctest: '
-                                               '+REPORT_ONLY_FIRST_FAILURE\n',
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _g = GPT(9, d_model=8, n_heads=2, n_layers=1, d_ff=16, max_len=4, dropout=0.0)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> try:\n'
+                                               '...     _ = next_token_nll(_g, torch.tensor([[2, 4, 5, 6, 3], [2, 7, 3, 0, 0]]))\n'
+                                               '... except Exception:\n'
+                                               "...     raise AssertionError('a GPT of question 2 with max_len = 4, given ids of 5 tokens, raised an error: the model reads the T - 1 tokens ids[:, "
+                                               ":-1], never all of ids') from None  # doctest: +REPORT_ONLY_FIRST_FAILURE\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
