@@ -315,7 +315,7 @@ def _message(e: BaseException, case: Case) -> str:
     elif isinstance(e, NameError):
         text = f"{e}: run the cell that defines it (did it raise an error?)"
     else:
-        text = f"the check could not use what your code returned ({type(e).__name__}: {str(e)[:300]})"
+        text = f"the check could not use what your code returned ({type(e).__name__}: {' '.join(str(e).split())[:300]})"
     return text + (f"\n{case.failure_message}" if case.failure_message else "")
 
 
@@ -485,7 +485,7 @@ def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0, allowed=(), vari
         return CaseResult(case, False, f"{e}\nThis breaks a rule the question states: the question earns 0.", rule_broken=True)
     except Exception as e:  # noqa: BLE001 - any failure of a case is that case's result
         stopped = isinstance(e, SandboxError) or isinstance(e, RemoteError) and e.kind == "TimeLimit"
-        return CaseResult(case, False, _message(e, case), stopped=stopped)
+        return CaseResult(case, False, (not stopped and _kept(sb)) or _message(e, case), stopped=stopped)
     try:
         found, calls = sb.request("contract"), sb.request("calls")
         # a public check keeps only its variants: what the student's own grader.check runs (seqcourse/checking.py)
@@ -495,6 +495,16 @@ def run_case(sb: Sandbox, case: Case, env: dict, seed: int = 0, allowed=(), vari
     if broken:
         return CaseResult(case, False, broken)
     return CaseResult(case, True, calls=calls if case.hidden and isinstance(calls, list) else [])
+
+
+def _kept(sb: Sandbox) -> str | None:
+    """After a failed case: where one of its calls gave other values on a fresh copy of its module (seqcourse/contract.py's
+    ``fresh``), that message, not the case's own: a value kept from an earlier call explains the values the case saw."""
+    try:
+        return next((variant_message(b) for b in variant_problems(sb.request("contract"))
+                     if str(b.get("what", "")).startswith(VARIANTS["fresh"])), None)
+    except (SandboxError, RemoteError):
+        return None
 
 
 def run_question(sb: Sandbox, question: Question, names: dict, cells: list[str], unit: Unit | None,

@@ -91,17 +91,32 @@ def todo_places(node: ast.stmt) -> list[str]:
 
 def todo_in_cells(cells: list[str], codes: list[str]) -> list[str]:
     """The TODOs left in the notebook's last definitions (in ``cells``) of the names that ``codes`` (a question's
-    public checks) use: what the grader reads from a submission's source."""
-    wanted, last = names_used(codes), {}
+    public checks) use, and of the names those definitions use in turn (an earlier question's function the answer
+    calls): what the grader reads from a submission's source."""
+    last = {}
     for source in cells:
         try:
             tree = ast.parse(source)
         except (SyntaxError, ValueError):
             continue
         for node in tree.body:
-            for name in _bound(node) & wanted:
+            for name in _bound(node):
                 last[name] = node
-    return [p for name in sorted(last) for p in todo_places(last[name])]
+    used = _reached(names_used(codes), lambda name: last.get(name))
+    return [p for name in sorted(used) for p in todo_places(last[name])]
+
+
+def _reached(names: set[str], definition) -> set[str]:
+    """``names`` that ``definition`` (name -> its syntax tree, or None where the notebook does not define it) finds, and
+    every such name their definitions use, in turn."""
+    reached, stack = set(), sorted(names)
+    while stack:
+        name = stack.pop()
+        tree = definition(name) if name not in reached else None
+        if tree is not None:
+            reached.add(name)
+            stack += [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id not in reached]
+    return reached
 
 
 def _bound(node: ast.stmt) -> set[str]:
@@ -114,24 +129,30 @@ def _bound(node: ast.stmt) -> set[str]:
 
 def todo_in_namespace(env: dict, codes: list[str]) -> list[str]:
     """The same for a live notebook: the TODOs in the source of the notebook's functions and classes (and values
-    still ``...``) that ``codes`` use."""
-    places = []
-    for name in sorted(names_used(codes)):
+    still ``...``) that ``codes`` use, and that those functions and classes use in turn."""
+    trees: dict[str, list] = {}  # name -> [(function, its syntax tree)] of the notebook's own definitions
+
+    def definition(name: str):
         obj = env.get(name)
         if obj is Ellipsis:
-            places.append(name)
-            continue
+            return ast.Constant(...)
         if getattr(obj, "__module__", None) != env.get("__name__", "__main__"):
-            continue  # not the notebook's own (a module, a library's class)
+            return None  # not the notebook's own (a module, a library's class)
         functions = [obj] if inspect.isfunction(obj) else \
             [f for f in vars(obj).values() if inspect.isfunction(f)] if inspect.isclass(obj) else []
+        trees[name] = []
         for f in functions:
             try:
-                tree = ast.parse(textwrap.dedent(inspect.getsource(f)))
+                trees[name].append((f, ast.parse(textwrap.dedent(inspect.getsource(f)))))
             except (OSError, TypeError, SyntaxError):
                 continue
-            if holds_todo(tree):
-                places.append(f"{name}.{f.__name__}" if f is not obj else name)
+        return ast.Module(body=[t for _, t in trees[name]], type_ignores=[])
+
+    places = []
+    for name in sorted(_reached(names_used(codes), definition)):
+        if env.get(name) is Ellipsis:
+            places.append(name)
+        places += [f"{name}.{f.__name__}" if f is not env.get(name) else name for f, tree in trees.get(name, ()) if holds_todo(tree)]
     return places
 
 
@@ -196,7 +217,7 @@ def failure(e: BaseException, check_file: str) -> str:
             return f"your code raised {type(e).__name__}: {str(e)[:1000]} (in {frame.function}, line {frame.lineno} of its cell)"
     if isinstance(e, NameError):
         return f"{e}: run the cell that defines it (did it raise an error?)"
-    return f"the check could not use what your code returned ({type(e).__name__}: {str(e)[:300]})"
+    return f"the check could not use what your code returned ({type(e).__name__}: {' '.join(str(e).split())[:300]})"
 
 
 def run_case(code: str, env: dict, name: str) -> str | None:
@@ -268,8 +289,9 @@ def _otter_classes() -> dict:
                     env = dict(global_environment)
                     with contract.varied(env) as varied:  # its calls also run under the grader's variants
                         message = run_case(case.body, env, f"<{self.name} check {i}>")
-                    if message is None and varied:
-                        message = contract.variant_message(varied[0])
+                    kept = [v for v in varied if str(v.get("what", "")).startswith(contract.VARIANTS["fresh"])]
+                    if message is None and varied or kept:  # a value kept from an earlier call explains the case's
+                        message = contract.variant_message((kept or varied)[0])
                     if message is not None and case.failure_message:
                         message += f"\n{case.failure_message}"
                     self.test_case_results.append(TestCaseResult(case, message or "passed", message is None))

@@ -337,15 +337,17 @@ def _holds(value, kind, depth: int = 0) -> bool:
 
 
 def _reordered(t: torch.Tensor) -> torch.Tensor:
-    """The same values as ``t`` in the reverse memory order (a 1-d tensor: every other element of a buffer): merging
-    dimensions with ``.view`` fails on it, as on a transposed tensor."""
-    if t.dim() >= 2:
-        dims = list(range(t.dim()))[::-1]
+    """The same values as ``t`` in another memory order, the last dimension's elements still adjacent (stride 1), as
+    in a tensor whose leading dimensions were transposed: the leading dimensions in reverse order (a 2-d tensor: every
+    other row of a buffer; a 1-d one: every other element). Merging dimensions with ``.view`` fails on it; splitting
+    the last one, and ``torch.view_as_complex``, work, as on such a tensor."""
+    if t.dim() >= 3:
+        dims = list(range(t.dim() - 1))[::-1] + [t.dim() - 1]
         return t.permute(dims).contiguous().permute(dims)
     if t.numel() > 1:
-        buffer = t.new_empty(*t.shape, 2)
-        buffer[..., 0] = t
-        return buffer[..., 0]
+        buffer = t.new_empty(2 * t.size(0), *t.shape[1:])
+        buffer[::2] = t
+        return buffer[::2]
     return t.clone()
 
 
@@ -577,21 +579,24 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
             if variant == "device":
                 if not any(s in str(e) for s in fakecuda.DEVICE_ERRORS) or "lengths" in str(e) or "batch_sizes" in str(e):
                     return NO_VERDICT  # another error (or a packed sequence's lengths): the fake device cannot tell
-                return f"raised {text}: a tensor made without device= stayed on the CPU (make new tensors on the input's device: x.new_zeros(...), torch.zeros(..., device=x.device), or a registered buffer)"
+                return (f"raised {text}: a tensor made without device= stayed on the CPU, or one kept on the module from "
+                        "an earlier call (make new tensors on the input's device: x.new_zeros(...), torch.zeros(..., "
+                        "device=x.device), or a registered buffer)")
             if variant == "contiguity":
                 how = (".view needs contiguous memory: use .reshape (or .contiguous() first)" if "view" in str(e)
                        else "your code assumes contiguous memory")
                 return f"raised {text}: {how}"
             if variant == "float64":
-                return (f"raised {text}: a tensor made in float32 whatever the input met them (torch.zeros(...) or "
-                        "torch.tensor(...) without dtype=, or .float()): make new tensors like the input (x.new_zeros(...), "
-                        "torch.zeros(..., dtype=x.dtype))")
+                return (f"raised {text}: a tensor made in float32 whatever the input's dtype (torch.zeros(...) or "
+                        "torch.tensor(...) without dtype=, .float(), or one kept on the module from an earlier call) met "
+                        "float64 ones: make new tensors like the input (x.new_zeros(...), torch.zeros(..., dtype=x.dtype))")
             if variant == "fresh":
                 return f"raised {text} after those calls: {_KEPT}"
             return f"raised {text}, which it did not as called otherwise"
         if variant != "device" and (len(got) != len(outs) or any(a.shape != b.shape for a, b in zip(got, outs))):  # the fake
             # device's shapes are not all CUDA's (a 1-d input of a linear layer): there, only its device rules count
-            return "returned other shapes (or another number of tensors) than it does otherwise"
+            return f"returned other shapes than it does without those earlier calls: {_KEPT}" if variant == "fresh" else \
+                "returned other shapes (or another number of tensors) than it does otherwise"
         if seen:
             return f"applied dropout: {seen[0]}"
         if variant == "eval" and any(m.training for g in given for m in g.modules()):
@@ -607,8 +612,7 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
                             "to them, inside the call?)")
         for a, b in zip(got, outs):
             if variant == "float64" and b.dtype == torch.float32 and b.grad_fn is not None and a.dtype != torch.float64:
-                return (f"returned {a.dtype}: a tensor made or cast in float32 whatever the input took the result "
-                        "(torch.zeros or torch.empty without dtype=, .float()): make it like the input (x.new_zeros(...))")
+                return _FLOAT32.format(a.dtype)
             if variant == "device" and b.grad_fn is not None and a.device.type != "cuda":
                 return ("returned a result on the CPU: a tensor made without device= (preallocated with torch.zeros or "
                         "torch.empty, say) took it; make it on the input's device (x.new_zeros(...))")
@@ -616,7 +620,33 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
                 return f"returned other values than it does without those earlier calls: {_KEPT}"
             if variant == "frozen" and (a.dtype != b.dtype or not _close(a.detach(), b.detach())):
                 return "returned other values: requires_grad decides what trains, never what a forward computes"
+    if variant == "float64" and _derived_float32(fn, args, kwargs, [i for i, (a, b) in enumerate(zip(got, outs)) if
+                                                                    a.dtype == b.dtype == torch.float32 and b.grad_fn is None], limit):
+        return _FLOAT32.format(torch.float32)
     return None
+
+
+_FLOAT32 = ("returned {} for float64 inputs: a tensor made or cast in float32 whatever the input's dtype (torch.zeros "
+            "or torch.empty without dtype=, .float()) set the result's dtype: make it like the input (x.new_zeros(...))")
+
+
+def _derived_float32(fn, args, kwargs, suspects: list, limit: float) -> bool:
+    """``float64``'s second look at results that stayed float32 without an autograd graph (``suspects``: their
+    places): the call once more, its floating tensors in float64 and requiring gradients; whether one of those results
+    now comes from them through autograd yet is float32 (a ``.float()`` took it). Results made apart from the inputs
+    (a list of Python numbers turned into a tensor) have no graph then either: no verdict on them."""
+    if not suspects:
+        return False
+    vargs, vkwargs = _copied((tuple(args), dict(kwargs)), {}, lambda t: t.double().requires_grad_() if t.is_floating_point()
+                             else t.clone())
+    for m in _modules((vargs, vkwargs)):
+        m.double()
+    try:
+        with _limited(limit):
+            got = _flat(fn(*vargs, **vkwargs))
+    except (_VariantTimeout, Exception):  # noqa: BLE001 - gradients it may rightly refuse (.numpy()): no verdict
+        return False
+    return any(i < len(got) and got[i].dtype == torch.float32 and got[i].grad_fn is not None for i in suspects)
 
 
 _KEPT = ("something kept from one call (for other sizes, contents or weights) was used again; compute it in the call, "
@@ -625,7 +655,7 @@ _KEPT = ("something kept from one call (for other sizes, contents or weights) wa
 
 def _error_text(e: Exception) -> str:
     """An error a call raised under a variant, in one short line."""
-    return f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
+    return f"{type(e).__name__}: {str(e).splitlines()[0][:160].rstrip('.') if str(e) else ''}"
 
 
 def _single(fn, args, kwargs, outs: list, limit: float) -> str | None:

@@ -139,6 +139,10 @@ def running_sum(x):
     return out
 def running_sum_like(x):
     return x.cumsum(1)
+def cast_sum(x):
+    return x.cumsum(1).float()  # float32 whatever x is: no autograd graph shows it where x needs no gradient
+def from_numbers(x):
+    return torch.tensor([float(v) for v in x.sum(1).tolist()])  # float32 from Python numbers: made apart from x
 def dropped(x):
     return torch.nn.functional.dropout(x, 0.5) + x.new_zeros(x.shape)  # draws: every variant from the same state
 class Keys(nn.Module):
@@ -374,6 +378,18 @@ def test_calls_run_again_under_variants(notebook, name, variant, what):
         contract.vary(())
     assert (found == []) if what is None else (len(found) == 1 and contract.VARIANTS[variant] in found[0]["what"]
                                                 and what in found[0]["what"]), found
+
+
+def test_a_result_cast_to_float32_shows_where_the_inputs_need_no_gradient(notebook):
+    contract.vary(["float64"])
+    try:
+        notebook["cast_sum"](torch.randn(2, 3))
+        found = contract.take()
+        notebook["from_numbers"](torch.randn(2, 3))  # no verdict: nothing ties it to the input's dtype
+        assert contract.take() == []
+    finally:
+        contract.vary(())
+    assert len(found) == 1 and "returned torch.float32 for float64 inputs" in found[0]["what"], found
 
 
 def test_a_module_is_compared_with_a_fresh_copy_called_once_on_other_inputs_and_weights(notebook):

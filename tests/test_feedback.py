@@ -25,7 +25,7 @@ from otter.test_files import create_test_file
 from conftest import ROOT
 from course import graded_cells, master_path, unit_names
 from grader import checks
-from seqcourse.checking import FIRST_FIRST, NOT_ANSWERED, Checks, todo_in_cells
+from seqcourse.checking import FIRST_FIRST, NOT_ANSWERED, Checks, todo_in_cells, todo_in_namespace
 
 NOTEBOOKS = unit_names()
 LINES_PER_QUESTION = 12  # the most grader.check may print for a failing question (measured: at most 3)
@@ -124,6 +124,18 @@ def test_an_unanswered_question_says_so_once(nb, monkeypatch):
         public = [c.code for c in question.cases if not c.hidden]
         assert todo_in_cells(sources, public), question.name
         assert todo_in_cells(solved, public) == [], question.name
+
+
+def test_a_todo_left_in_code_the_answer_calls_is_named():
+    """An answered question whose code calls an earlier question's function still holding its TODO says where that
+    TODO is (not the crash the None it returns causes), in the kernel and in the grader."""
+    cells = ["def masked_softmax(scores, mask):\n    # TODO\n    ...\n",
+             "def attention(query, keys, mask):\n    return masked_softmax(keys @ query, mask)\n",
+             "class Unrelated:\n    def forward(self):\n        ...\n"]
+    codes = [">>> attention(torch.ones(2), torch.ones(3, 2), None)\n"]
+    ns = {"__name__": "__main__"}
+    run_cells(ns, cells)
+    assert todo_in_cells(cells, codes) == todo_in_namespace(ns, codes) == ["masked_softmax"]
 
 
 def _result(*cases, todo=()):
