@@ -316,6 +316,14 @@ def norm(z):
 return norm(x.float()).type_as(x) * self.weight.type_as(x)
 """],
     "q2_rope": ["""
+# Meta's complex-number style, written by a student: view_as_complex after .reshape (no .contiguous() needed)
+T, d_k = x.shape[-2:]
+theta = 1.0 / (base ** (torch.arange(0, d_k, 2, device=x.device).float() / d_k))
+m = torch.arange(offset, offset + T, device=x.device).float()
+rot = torch.polar(torch.ones(T, d_k // 2, device=x.device), torch.outer(m, theta))
+xc = torch.view_as_complex(x.float().reshape(*x.shape[:-1], d_k // 2, 2))
+return torch.view_as_real(xc * rot).flatten(-2).type_as(x)
+""", """
 d = x.size(-1)
 theta = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float32, device=x.device) / d)
 angle = torch.arange(offset, offset + x.size(-2), dtype=torch.float32, device=x.device)[:, None] * theta
