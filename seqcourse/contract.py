@@ -289,9 +289,11 @@ VARIANTS = {  # a call that kept the contract runs again under each, on copies o
     "single": "given the first row of its batch alone (a batch of one)",
 }
 VARIANT_SLOWEST_S = 1.0  # a call that took longer does not run again
-VARIANT_CALLS = 3        # per check, the calls of one function that run again (a test model's training loop calls it often)
+VARIANT_CALLS = 3        # per check, the calls of one function that run again (a test model's training loop calls it often),
+# and any call whose arguments are None where theirs were not, or the other way (another branch: 06 q6's top_p)
 VARIANT_BUDGET_S = 5.0   # per check, the time its calls may spend running again
 _varied: dict[str, int] = {}  # since the check began: function -> its calls that ran again
+_kinds: set = set()  # since the check began: (function, which of its arguments were None) of the calls that ran again
 _spent = 0.0  # since the check began: seconds spent running calls again
 VARIANT_LIMIT_S = 10.0   # the longest one variant may run (at least 20 times the call's own time below it); then no verdict
 _PRISTINE: dict[int, tuple] = {}  # id(module) -> (a weak reference to it, a copy made before its first call)
@@ -493,13 +495,13 @@ def _dropout_watched(modules: list, seen: list):
 
 
 def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict, limit: float, drawn: dict,
-             single: bool) -> str | None:
+             single: list | None) -> str | None:
     """What goes wrong when the call runs again under ``variant``: None where nothing does, :data:`NO_VERDICT` where the
     variant cannot run here. ``drawn``: id -> state of the generators the call was given, as it started; ``single``:
-    whether a batch of one can be cut from what the call was given (:func:`_single`)."""
+    the call's tensors of one or more dimensions where a batch of one may be cut from them, else None (:func:`_single`)."""
     fake = contextlib.nullcontext()
     if variant == "single":
-        return _single(fn, args, kwargs, outs, limit) if single else NO_VERDICT
+        return _single(fn, args, kwargs, outs, limit, single) if single else NO_VERDICT
     if variant == "fresh":
         module = args[0] if args else None
         if pristine is None or _stateful(module, pristine, before):
@@ -540,12 +542,17 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
                 return NO_VERDICT
             fake = fakecuda.on_fake_cuda() if not torch.cuda.is_available() else contextlib.nullcontext()
             tensor = lambda t: t.to("cuda")  # noqa: E731
+            if torch.cuda.is_available():  # a generator given is one of the GPU there (its draws: no verdict on values)
+                memo.update({id(g): torch.Generator("cuda").manual_seed(g.initial_seed())
+                             for g in _modules((args, kwargs), torch.Generator)})
     seen: list = []
     with fake:
         vargs, vkwargs = _copied((tuple(args), dict(kwargs)), memo, tensor)
         for key, state in drawn.items():  # a generator given draws as it did in the call, not from where the call left it
-            if key in memo:
+            if key in memo and memo[key].device.type == "cpu":
                 memo[key].set_state(state)
+                if variant == "device":  # the fake GPU's: it draws only for tensors made there, as CUDA's
+                    fakecuda.cuda_generator(memo[key])
         given = list({id(m): m for m in _modules((vargs, vkwargs))}.values())
         for m in {id(m): m for m in memo.values() if isinstance(m, torch.nn.Module)}.values():
             if variant == "float64":
@@ -580,6 +587,9 @@ def _verdict(variant: str, fn, args, kwargs, outs: list, pristine, before: dict,
             if variant == "device":
                 if not any(s in str(e) for s in fakecuda.DEVICE_ERRORS) or "lengths" in str(e) or "batch_sizes" in str(e):
                     return NO_VERDICT  # another error (or a packed sequence's lengths): the fake device cannot tell
+                if "generator" in str(e):
+                    return (f"raised {text}: a random draw made without device= used the GPU's generator for the CPU "
+                            "(draw on the input's device: torch.rand(..., generator=generator, device=x.device))")
                 return (f"raised {text}: a tensor made without device= stayed on the CPU, or one kept on the module from "
                         "an earlier call (make new tensors on the input's device: x.new_zeros(...), torch.zeros(..., "
                         "device=x.device), or a registered buffer)")
@@ -660,13 +670,12 @@ def _error_text(e: Exception) -> str:
     return f"{type(e).__name__}: {str(e).splitlines()[0][:160].rstrip('.') if str(e) else ''}"
 
 
-def _single(fn, args, kwargs, outs: list, limit: float) -> str | None:
+def _single(fn, args, kwargs, outs: list, limit: float, given: list) -> str | None:
     """``single``: the call given the first row of every tensor it was given (tensors batch-first: every tensor
     argument has the same first size B > 1, and so has every result of one or more dimensions) must return the first
     row of what it returned for the batch, in as many dimensions (0-dimensional results, batch statistics, are not
     compared; results of other sizes past the first, padding to the longest row, give no verdict)."""
-    given = [t for t in _flat(list(args) + list(kwargs.values())) if t.dim() >= 1]
-    rows = given[0].size(0) if given else 0
+    rows = given[0].size(0)
     if rows < 2 or any(t.size(0) != rows for t in given) or not any(t.dim() >= 2 for t in given) or \
             not any(t.dim() >= 1 for t in outs) or any(t.dim() >= 1 and t.size(0) != rows for t in outs) or \
             _holds_sized(list(args) + list(kwargs.values()), rows):
@@ -776,15 +785,17 @@ def _vary(name: str, fn, args, kwargs, result, random_before: tuple, seconds: fl
     each from the random state the call started from; record the first that goes wrong. Nothing the runs do is
     recorded or kept: the random state and torch's global settings are those the call left."""
     global _varying, _depth, _spent
-    if seconds > VARIANT_SLOWEST_S or fn.__name__ == "__init__" or _varied.get(name, 0) >= VARIANT_CALLS or \
-            _spent >= VARIANT_BUDGET_S:
+    kind = (name, tuple(v is None for v in args), tuple(sorted((k, v is None) for k, v in kwargs.items())))
+    if seconds > VARIANT_SLOWEST_S or fn.__name__ == "__init__" or _spent >= VARIANT_BUDGET_S or \
+            _varied.get(name, 0) >= VARIANT_CALLS and kind in _kinds:
         return
     _varied[name] = _varied.get(name, 0) + 1
+    _kinds.add(kind)
     start = time.perf_counter()
     outs, after, settings = _flat(result), _saved_random(), _globals()
     drew = bool(drawn) or not _same_random_states(random_before, after)
     given = [t for t in _flat(list(args) + list(kwargs.values())) if t.dim() >= 1]
-    single = not drew and bool(given) and given[0].size(0) not in kept
+    single = given if not drew and given and given[0].size(0) not in kept else None
     limit = min(VARIANT_LIMIT_S, max(1.0, 20 * seconds))
     _varying, _depth = True, _depth + 1
     try:
@@ -1028,6 +1039,7 @@ def vary(variants) -> None:
     _variants = frozenset(v for v in variants if v in VARIANTS)
     _PRISTINE.clear()
     _varied.clear()
+    _kinds.clear()
     _spent = 0.0
 
 

@@ -81,6 +81,7 @@ def _cuda_device(d) -> bool:
 
 # what CUDA says when code mixes devices (the start of each message): on a real GPU and here
 DEVICE_ERRORS = ("Expected all tensors to be on the same device", "'lengths' argument should be a 1D CPU",
+                 "device type for generator",
                  "'batch_sizes' should be a 1D CPU", "indices should be either on cpu or on the same device",
                  "can't convert cuda:0 device type tensor to numpy")
 
@@ -171,9 +172,33 @@ _NEW = {torch.Tensor.new_tensor, torch.Tensor.new_zeros, torch.Tensor.new_ones, 
         torch.Tensor.new_empty}
 
 
+# generators a check gave as GPU ones (:func:`cuda_generator`), by id, while the fake device is on: CPU generators that
+# draw as a CUDA generator would, only for tensors made on the GPU
+_generators: dict[int, torch.Generator] = {}
+
+
+def cuda_generator(generator: torch.Generator | None = None) -> torch.Generator:
+    """``generator`` (or a new one) as a generator on the fake device, until ``on_fake_cuda`` ends: a draw with it for
+    a tensor on the CPU (``torch.rand(n, generator=g)`` without ``device=``) fails as CUDA fails it."""
+    generator = generator if generator is not None else torch.Generator()
+    _generators[id(generator)] = generator
+    return generator
+
+
+def _draws_elsewhere(func, args, kwargs) -> bool:
+    """Whether a draw with one of :data:`_generators` is for tensors on the CPU (none of its tensors, nor its device=,
+    on the GPU)."""
+    generator = kwargs.get("generator")
+    if generator is None or _generators.get(id(generator)) is not generator:
+        return False
+    return not (_cuda_device(kwargs.get("device")) or any(_is_cuda(t) for t in tree_flatten(args)[0]))
+
+
 class _Functions(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = dict(kwargs or {})
+        if _generators and _draws_elsewhere(func, args, kwargs):
+            raise RuntimeError("Expected a 'cpu' device type for generator but found 'cuda'")
         if func in (torch.Tensor.to, torch.Tensor.cuda):
             x = args[0]
             if func is torch.Tensor.cuda:
@@ -229,3 +254,4 @@ def on_fake_cuda():
             yield
     finally:
         torch.__future__.set_overwrite_module_params_on_conversion(overwrite)
+        _generators.clear()

@@ -13,7 +13,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from seqcourse.fakecuda import on_fake_cuda
+from seqcourse.fakecuda import cuda_generator, on_fake_cuda
 
 CASES = {
     # made on the input's device, or moved there: accepted
@@ -60,6 +60,10 @@ CASES = {
                                   "dtype=torch.bool).tril())", "error"),
     "packing with lengths on the GPU": ("pack_padded_sequence(x, n.to(x.device), batch_first=True).data", "error"),
     "numpy of a GPU tensor": ("torch.from_numpy(x.numpy())", "error"),
+    # g: a generator on the GPU (on the fake one, a CPU generator that draws only for tensors made there)
+    "a draw on the device with its generator": ("x + torch.rand(2, 3, 4, generator=g, device=x.device)", "cuda"),
+    "sampling on the device with its generator": ("torch.multinomial(x[0].softmax(-1), 2, generator=g)", "cuda"),
+    "a draw on the CPU with the GPU's generator": ("x + torch.rand(2, 3, 4, generator=g).to(x)", "error"),
 }
 
 
@@ -84,6 +88,7 @@ def _verdict(code: str, device: str) -> str:
     for name in ("emb", "lstm", "gru", "mha", "lin"):
         env[name].to(device)
     env["x"], env["n"] = torch.randn(2, 3, 4).to(device), torch.tensor([3, 2])
+    env["g"] = torch.Generator(device).manual_seed(0) if torch.cuda.is_available() else cuda_generator()
     try:
         out = eval(code, env)
     except (RuntimeError, TypeError):

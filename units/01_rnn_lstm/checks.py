@@ -46,15 +46,13 @@ _OTHER_LSTM_CELL = ("class LSTMCell(torch.nn.Module):\n"
                     "        return torch.cos(d) * c, c\n")
 
 
-def _other_rnn_step(x, h, w):
-    return 0.5 * h + torch.sin(x @ w["weight_ih"].T + w["bias_ih"]) * torch.sigmoid(h @ w["weight_hh"].T + w["bias_hh"])
-
-
-def _other_lstm_step(x, state, w):
-    h, c = state
-    a, b, _, d = (x @ w["weight_ih"].T + w["bias_ih"] + h @ w["weight_hh"].T + w["bias_hh"]).chunk(4, dim=1)
-    c = 0.5 * c + torch.sin(a) * torch.sigmoid(b)
-    return torch.cos(d) * c, c
+def _other_cell(source: str, w: dict):
+    """Here, on the trusted side: the cell that ``source`` (the swap above) defines, holding the weights ``w``."""
+    ns = {"torch": torch}
+    exec(source, ns)  # noqa: S102 - the checks' own source
+    cell = next(v for k, v in ns.items() if k.endswith("Cell"))(w["weight_ih"].size(1), w["weight_hh"].size(1))
+    cell.load_state_dict(w)
+    return cell.requires_grad_(False)
 
 
 _H = 4
@@ -233,9 +231,9 @@ def q2_rnn_3(nb):
         _ = _rnn.load_state_dict({"cell." + _n: _v for _n, _v in _w.items()}, strict=False)
         _x, _h = torch.randn(2, 5, 3), torch.randn(2, 4)
         _out, _hT = _rnn(_x, _h)
-    _want = []
+    _want, _cell = [], _other_cell(_OTHER_RNN_CELL, _w)
     for _t in range(5):
-        _h = _other_rnn_step(_x[:, _t], _h, _w)
+        _h = _cell(_x[:, _t], _h)
         _want.append(_h)
     assert torch.allclose(_out, torch.stack(_want, 1), atol=1e-5) and torch.allclose(_hT, _h, atol=1e-5), "with another cell in place of RNNCell, your RNN's results differ from running that cell at every step: the question says to run self.cell over the sequence (h = self.cell(x[:, t], h)), not to write the cell's formula out again in RNN.forward"
 
@@ -404,9 +402,9 @@ def q4_lstm_2(nb):
         _ = _lstm.load_state_dict({"cell." + _n: _v for _n, _v in _w.items()}, strict=False)
         _x, _state = torch.randn(2, 5, 3), (torch.randn(2, 4), torch.randn(2, 4))
         _out, (_hT, _cT) = _lstm(_x, _state)
-    _want = []
+    _want, _cell = [], _other_cell(_OTHER_LSTM_CELL, _w)
     for _t in range(5):
-        _state = _other_lstm_step(_x[:, _t], _state, _w)
+        _state = _cell(_x[:, _t], _state)
         _want.append(_state[0])
     assert torch.allclose(_out, torch.stack(_want, 1), atol=1e-5) and torch.allclose(_hT, _state[0], atol=1e-5) and torch.allclose(_cT, _state[1], atol=1e-5), "with another cell in place of LSTMCell, your LSTM's results differ from running that cell at every step: the question says to unroll self.cell (state = self.cell(x[:, t], state)), not to write the cell's gates out again in LSTM.forward"
 

@@ -180,7 +180,7 @@ def q2_decoder_1(nb):
     _state = (_h0, _c0)
     for _t in range(5):
         _logits, _state = _dec(_tokens[:, _t], _state)
-        assert not (torch.allclose(_logits.sum(-1), torch.ones(3), atol=1e-3) or torch.allclose(_logits.exp().sum(-1), torch.ones(3), atol=1e-3)), "the logits look like probabilities (rows sum to 1): return raw scores, no softmax"
+        assert not (torch.allclose(_logits.sum(-1), torch.ones(3), atol=1e-3) or torch.allclose(_logits.exp().sum(-1), torch.ones(3), atol=1e-3)), "the logits look like probabilities or log-probabilities (rows sum to 1, or their exp does): return raw scores, no softmax or log_softmax"
         assert torch.allclose(_logits, _want[:, _t], atol=1e-5), f"step {_t}: stepping one token at a time must equal running the LSTM over the whole sequence. Feed the given state to self.rnn and return the state it gives back (embedding -> rnn -> out)"
 
 

@@ -87,6 +87,10 @@ MUTANTS = [
     M("q5_schedule", "returns a tensor", "math.cos(math.pi * progress)", "torch.cos(torch.tensor(math.pi * progress))", "Python float"),
     M("q5_schedule", "warm-up includes step = warmup", "if step < warmup:", "if step <= warmup:", "starts at the peak"),
     # q6: filtering
+    M("q6_filter", "top-p's removal mask scattered into a tensor made on the CPU (no public case of its own: the public checks' GPU variant, on calls with top_p)",
+      "        remove = (above >= top_p).scatter(-1, order, above >= top_p)     # back to vocabulary order",
+      "        remove = torch.zeros(logits.shape, dtype=torch.bool).scatter(-1, order, above >= top_p)",
+      "a tensor made without device= stayed on the CPU", public=True),
     M("q6_filter", "Hugging Face's top-p warper (a rule of the question)", "probs, order = torch.softmax(logits, dim=-1).sort(dim=-1, descending=True)",
       "from transformers import TopPLogitsWarper\n        logits = TopPLogitsWarper(top_p)(None, logits)\n"
       "        probs, order = torch.softmax(logits, dim=-1).sort(dim=-1, descending=True)", "not Hugging Face's logits warpers", rule=True),
@@ -123,6 +127,9 @@ MUTANTS = [
        'logits = torch.full(logits.shape, float("-inf"), device=logits.device).scatter(-1, top.indices, top.values)'),
       "a tensor made in float32 whatever the input"),
     # q7: sampling
+    M("q7_sample", "uniforms drawn on the CPU and moved to the logits (the generator is the GPU's there)",
+      "u = torch.rand(probs.size(0), 1, generator=generator, device=probs.device)", "u = torch.rand(probs.size(0), 1, generator=generator).to(probs)",
+      "device type for generator", public=True),
     M("q7_sample", "global random state instead of the generator", "generator=generator, ", "", "generator="),
     M("q7_sample", "uniform draws on the CPU", "generator=generator, device=probs.device)", "generator=generator)", "device=logits.device"),
     M("q7_sample", "probabilities by hand with exp (overflows for large logits)",

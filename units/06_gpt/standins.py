@@ -39,8 +39,13 @@ def _draw(fn, logits, seed, **kw):
 
 
 def _sample_on_device(logits, seed, **kw):
-    # sample_next with the logits on a GPU and a generator there; on the course's fake GPU a CPU generator stands for it
-    generator = torch.Generator("cuda" if torch.cuda.is_available() else "cpu").manual_seed(seed)
+    # sample_next with the logits on a GPU and a generator there; on the course's fake GPU a CPU generator stands for
+    # it, drawing (as CUDA's) only for tensors made on the GPU
+    if torch.cuda.is_available():
+        generator = torch.Generator("cuda").manual_seed(seed)
+    else:
+        from seqcourse.fakecuda import cuda_generator
+        generator = cuda_generator(torch.Generator().manual_seed(seed))
     return _on_device(lambda x: sample_next(x, generator, **kw), (logits,))
 
 

@@ -26,7 +26,8 @@ test = {   'name': 'q2_decoder',
                                                '...     _o, (_wh, _wc) = _rnn(_emb(_tok)[:, None], (_h0, _c0))\n'
                                                '...     _want = _lin(_o[:, 0])  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert not (torch.allclose(_logits.sum(-1), torch.ones(3), atol=0.001) or torch.allclose(_logits.exp().sum(-1), torch.ones(3), atol=0.001)), 'the "
-                                               "logits look like probabilities (rows sum to 1): return raw scores, no softmax'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               "logits look like probabilities or log-probabilities (rows sum to 1, or their exp does): return raw scores, no softmax or log_softmax'  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert torch.allclose(_logits, _want, atol=1e-05), "one step\'s logits differ from out(rnn(embedding(token), state)). Feed the given state to '
                                                'self.rnn (embedding -> rnn -> out)"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> assert torch.allclose(_h, _wh, atol=1e-05) and torch.allclose(_c, _wc, atol=1e-05), "the new (h, c) differs from the LSTM\'s after this step: '

@@ -38,11 +38,12 @@ test = {   'name': 'q3_seq2seq',
                                                '<eos> as input), started from the encoder\'s final state and carrying its own state from step to step"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> from seqcourse.testing import define  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _grads = define('_grads', 'from seqcourse.testing import grads as _grads')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> _res = _grads(Seq2Seq(_e, _d), (_src, _len, _tgt, 1.0), [torch.ones(2, 4, 8)], _e)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
+                                               '>>> _res = _grads(Seq2Seq(_e, _d), (_src, _len, _tgt, 1.0), [torch.zeros(2, 4, 8).index_fill(1, torch.tensor([3]), 1.0)], _e)  # doctest: '
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _g = None if _res is None else _res[0].get('rnn.weight_hh_l0')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
-                                               '>>> assert _g is not None and bool(_g.abs().sum() > 0), "the logits carry no gradient back to the encoder\'s weights: the gradient must flow back '
-                                               'through every decoder step to the encoder (no .detach(), .data or torch.no_grad() on the state or the logits)"  # doctest: '
-                                               '+REPORT_ONLY_FIRST_FAILURE\n',
+                                               '>>> assert _g is not None and bool(_g.abs().sum() > 0), "the last step\'s logits carry no gradient back to the encoder\'s weights: the gradient must '
+                                               'flow back through every decoder step (its state from the step before) to the encoder (no .detach(), .data or torch.no_grad() on the state or the '
+                                               'logits)"  # doctest: +REPORT_ONLY_FIRST_FAILURE\n',
                                        'hidden': False,
                                        'locked': False,
                                        'points': 0.5},

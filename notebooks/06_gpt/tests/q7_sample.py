@@ -49,8 +49,10 @@ test = {   'name': 'q7_sample',
                                    {   'code': '>>> from seqcourse.testing import define, standin  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> _sample_on_device = define('_sample_on_device', '\\nfrom seqcourse.testing import on_device as _on_device\\nimport torch\\ndef "
                                                "_sample_on_device(logits, seed, **kw):\\n    # sample_next with the logits on a GPU and a generator there; on the course\\'s fake GPU a CPU generator "
-                                               'stands for it\\n    generator = torch.Generator("cuda" if torch.cuda.is_available() else "cpu").manual_seed(seed)\\n    return _on_device(lambda x: '
-                                               "sample_next(x, generator, **kw), (logits,))\\n')  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
+                                               "stands for\\n    # it, drawing (as CUDA\\'s) only for tensors made on the GPU\\n    if torch.cuda.is_available():\\n        generator = "
+                                               'torch.Generator("cuda").manual_seed(seed)\\n    else:\\n        from seqcourse.fakecuda import cuda_generator\\n        generator = '
+                                               "cuda_generator(torch.Generator().manual_seed(seed))\\n    return _on_device(lambda x: sample_next(x, generator, **kw), (logits,))\\n')  # doctest: "
+                                               '+REPORT_ONLY_FIRST_FAILURE\n'
                                                '>>> _problem, _got = _sample_on_device(torch.tensor([[0.0, 0.0, 25.0, 0.0], [9.0, 40.0, 0.0, 1.0]]), 1)  # doctest: +REPORT_ONLY_FIRST_FAILURE\n'
                                                ">>> assert _problem is None, f'with the logits on a GPU (and a generator there), sample_next fails ({_problem}): draw with device=logits.device "
                                                "(torch.rand(..., generator=generator, device=logits.device))'  # doctest: +REPORT_ONLY_FIRST_FAILURE\n"
