@@ -175,11 +175,12 @@ _NEW = {torch.Tensor.new_tensor, torch.Tensor.new_zeros, torch.Tensor.new_ones, 
 # generators a check gave as GPU ones (:func:`cuda_generator`), by id, while the fake device is on: CPU generators that
 # draw as a CUDA generator would, only for tensors made on the GPU
 _generators: dict[int, torch.Generator] = {}
+_open: list[bool] = []  # one per on_fake_cuda block running (a check's device case runs the variants' inside it)
 
 
 def cuda_generator(generator: torch.Generator | None = None) -> torch.Generator:
-    """``generator`` (or a new one) as a generator on the fake device, until ``on_fake_cuda`` ends: a draw with it for
-    a tensor on the CPU (``torch.rand(n, generator=g)`` without ``device=``) fails as CUDA fails it."""
+    """``generator`` (or a new one) as a generator on the fake device, until the ``on_fake_cuda`` block running (or the
+    next to begin) ends: a draw with it for a tensor on the CPU (``torch.rand(n, generator=g)`` without ``device=``) fails as CUDA fails it."""
     generator = generator if generator is not None else torch.Generator()
     _generators[id(generator)] = generator
     return generator
@@ -245,7 +246,8 @@ class _Functions(TorchFunctionMode):
 @contextlib.contextmanager
 def on_fake_cuda():
     """Within this block, ``.to("cuda")``, ``.cuda()`` and ``device="cuda"`` give tensors on a fake ``cuda:0``."""
-    overwrite = torch.__future__.get_overwrite_module_params_on_conversion()
+    overwrite, generators = torch.__future__.get_overwrite_module_params_on_conversion(), set(_generators)
+    _open.append(True)
     # module.to("cuda") gives the module new parameters (of the fake device) rather than new values for the old ones
     torch.__future__.set_overwrite_module_params_on_conversion(True)
     try:
@@ -254,4 +256,6 @@ def on_fake_cuda():
             yield
     finally:
         torch.__future__.set_overwrite_module_params_on_conversion(overwrite)
-        _generators.clear()
+        _open.pop()
+        for key in set(_generators) - (generators if _open else set()):  # those given since it began (all, outermost)
+            del _generators[key]
